@@ -1,0 +1,195 @@
+package fbc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// DefaultMaxFileSize bounds one catalog file; the largest real catalog files
+// are tens of megabytes.
+const DefaultMaxFileSize = 256 << 20
+
+// IndexIgnore is the name of the files that exclude paths from a catalog,
+// with gitignore semantics relative to the folder they sit in.
+const IndexIgnore = ".indexignore"
+
+// Options tune Load.
+type Options struct {
+	// Prefix is joined before every path in positions (e.g. the directory
+	// the fs.FS was opened on), so errors point at files a person can open.
+	Prefix string
+	// MaxFileSize refuses larger files; 0 means DefaultMaxFileSize.
+	MaxFileSize int64
+	// Workers decode files in parallel; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// LoadDir loads the catalog in dir. Symlinks that leave dir are refused.
+func LoadDir(ctx context.Context, dir string) (*Config, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return Load(ctx, root.FS(), Options{Prefix: dir})
+}
+
+// Load walks fsys in lexical order and decodes every regular file not
+// excluded by an .indexignore. Files decode in parallel; the result and the
+// errors are in walk order whatever the scheduling, so every run is the same.
+func Load(ctx context.Context, fsys fs.FS, opts Options) (*Config, error) {
+	files, err := catalogFiles(ctx, fsys)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	results := make([]fileResult, len(files))
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(workers, max(len(files), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				results[i] = loadFile(fsys, files[i], opts)
+			}
+		})
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cfg := &Config{}
+	var errs []error
+	for _, r := range results {
+		if r.cfg != nil {
+			cfg.Append(r.cfg)
+		}
+		if r.err != nil {
+			errs = append(errs, r.err)
+		}
+	}
+	return cfg, errors.Join(errs...)
+}
+
+type fileResult struct {
+	cfg *Config
+	err error
+}
+
+func loadFile(fsys fs.FS, name string, opts Options) fileResult {
+	display := name
+	if opts.Prefix != "" {
+		display = filepath.Join(opts.Prefix, filepath.FromSlash(name))
+	}
+	fi, err := fs.Stat(fsys, name)
+	if err != nil {
+		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: describeOpenError(err), Err: err}}
+	}
+	if fi.IsDir() {
+		return fileResult{} // a symlink to a folder inside the root; opm does not descend either
+	}
+	if !fi.Mode().IsRegular() {
+		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: "not a regular file"}}
+	}
+	if fi.Size() > opts.MaxFileSize {
+		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: fmt.Sprintf("file is %d bytes, more than the %d allowed", fi.Size(), opts.MaxFileSize)}}
+	}
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: describeOpenError(err), Err: err}}
+	}
+	cfg, err := Decode(display, data)
+	return fileResult{cfg: cfg, err: err}
+}
+
+func describeOpenError(err error) string {
+	if strings.Contains(err.Error(), "path escapes from parent") {
+		return "symlink leaves the catalog root"
+	}
+	return "cannot read file"
+}
+
+// catalogFiles lists the files of a catalog in lexical walk order, honouring
+// every .indexignore on the way. An .indexignore applies to the folder it
+// sits in and everything below it.
+func catalogFiles(ctx context.Context, fsys fs.FS) ([]string, error) {
+	var patterns []gitignore.Pattern
+	var files []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		parts := splitPath(p)
+		if d.IsDir() {
+			if p != "." && gitignore.NewMatcher(patterns).Match(parts, true) {
+				return fs.SkipDir
+			}
+			ps, err := readIgnore(fsys, p, parts)
+			if err != nil {
+				return err
+			}
+			patterns = append(patterns, ps...)
+			return nil
+		}
+		if d.Name() == IndexIgnore || gitignore.NewMatcher(patterns).Match(parts, false) {
+			return nil
+		}
+		files = append(files, p)
+		return nil
+	})
+	return files, err
+}
+
+func readIgnore(fsys fs.FS, dir string, domain []string) ([]gitignore.Pattern, error) {
+	data, err := fs.ReadFile(fsys, path.Join(dir, IndexIgnore))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ps []gitignore.Pattern
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), " \r")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps, sc.Err()
+}
+
+func splitPath(p string) []string {
+	if p == "." || p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
