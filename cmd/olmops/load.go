@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/catalog/fbc"
+)
+
+// catalogError says the files of a catalog could not be read or decoded.
+// It counts as findings (exit 1): the input is wrong, not the command line.
+type catalogError struct {
+	Dir      string
+	Problems catalog.Problems
+}
+
+func (e *catalogError) Error() string {
+	return fmt.Sprintf("catalog %s cannot be loaded:\n%s", e.Dir, e.Problems.Error())
+}
+
+// Is makes a catalogError map to the findings exit code.
+func (e *catalogError) Is(target error) bool { return target == errFindings }
+
+// checkDir fails with an I/O error unless dir is a directory.
+func checkDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("catalog %s: not a directory", dir)
+	}
+	return nil
+}
+
+// loadCatalog loads the catalog in dir. A missing or unreadable directory is
+// an I/O error; files that cannot be decoded give a *catalogError.
+func loadCatalog(ctx context.Context, dir string) (*catalog.Catalog, error) {
+	if err := checkDir(dir); err != nil {
+		return nil, err
+	}
+	c, err := catalog.LoadDir(ctx, dir, filepath.Base(filepath.Clean(dir)))
+	if err == nil {
+		return c, nil
+	}
+	var fe *fbc.Error
+	if ctx.Err() != nil || !errors.As(err, &fe) {
+		return nil, fmt.Errorf("catalog %s: %w", dir, err)
+	}
+	return nil, &catalogError{Dir: dir, Problems: catalog.AsProblems(err)}
+}
