@@ -3,6 +3,8 @@ package catalog
 import (
 	"strings"
 	"testing"
+
+	"github.com/olmops/olmops/resolver/semver"
 )
 
 func TestCheckRange(t *testing.T) {
@@ -81,4 +83,21 @@ func FuzzCheckImageRef(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) { _ = checkImageRef(s) })
+}
+
+// FuzzCheckRangeAgreesWithResolver keeps the two readers of classic ranges
+// in step: validation (opm's words) and the resolver (evaluation) must
+// accept and refuse the same skipRange strings.
+func FuzzCheckRangeAgreesWithResolver(f *testing.F) {
+	for _, s := range []string{"<1.0.0", ">=1.0.0 <2.0.0", "> 1.0.0", "1.x", ">=1.2.x <2.0.0",
+		"1.0.0 || 2.0.0", "!=1.2.x", "<1.0.0-rc.1+b", ">v0.1.0", ">1.00.1", "~1.2.3", "1.0.0 ||", ">1.x.1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		errCatalog := checkRange(s)
+		_, errResolver := semver.ParseClassicRange(s)
+		if (errCatalog == nil) != (errResolver == nil) {
+			t.Fatalf("%q: validation says %v, resolver says %v", s, errCatalog, errResolver)
+		}
+	})
 }

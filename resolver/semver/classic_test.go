@@ -127,3 +127,33 @@ func TestVersionReleaseCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestClassicRangeVerdicts pins which skipRange strings opm accepts; the
+// catalog's validation relies on ParseClassicRange for that verdict.
+func TestClassicRangeVerdicts(t *testing.T) {
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{">=1.0.0 <2.0.0", true},
+		{">= 1.0.0 < 2.0.0", true},
+		{"<1.2.3 || >=2.0.0", true},
+		{"1.x", true},
+		{">1.2.x", true},
+		{"!=1.0.0", true},
+		{">=4.5.0-0 <4.6.0", true},
+		{">v0.1.0", false},
+		{">1.00.1", false},
+		{">=1.0 <2.0.0", false},
+		{"~1.2.3", false},
+		{"|| 1.0.0", false},
+		{"1.0.0 ||", false},
+		{">=abc", false},
+		{">1.x.1", false},
+	} {
+		_, err := ParseClassicRange(tc.in)
+		if (err == nil) != tc.ok {
+			t.Errorf("ParseClassicRange(%q) error = %v, want ok=%v", tc.in, err, tc.ok)
+		}
+	}
+}
