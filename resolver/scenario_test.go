@@ -16,12 +16,13 @@ import (
 // Skip reasons; docs/resolver-semantics.md lists each as a deliberate
 // difference or as work that belongs elsewhere.
 const (
-	skipSAT       = "SAT: lead"
-	skipFault     = "fault injection into operator-controller's catalog walker: olmops resolves over catalogs already loaded from files, there is no walker to fail"
-	skipSelector  = "catalog label selector validation belongs to the ClusterExtension reader, not the resolver"
-	skipFailFwd   = "fail-forward upgrade strategy reasons over installed CSV phases: SAT: lead"
-	skipGVKString = "parsing of OLM classic's provided-APIs annotation (Kind.version.group) is CSV reading, not upgrade edges"
-	skipOther     = "not an upgrade-edge scenario (validate: catalog package; solver: SAT: lead)"
+	skipSAT          = "SAT: lead"
+	skipUnsubscribed = "operators installed without a subscription: olmops resolves the subscriptions of a namespace, and every installed operator in a GitOps repo has one"
+	skipFault        = "fault injection into operator-controller's catalog walker: olmops resolves over catalogs already loaded from files, there is no walker to fail"
+	skipSelector     = "catalog label selector validation belongs to the ClusterExtension reader, not the resolver"
+	skipFailFwd      = "fail-forward upgrade strategy reasons over installed CSV phases: SAT: lead"
+	skipGVKString    = "parsing of OLM classic's provided-APIs annotation (Kind.version.group) is CSV reading, not upgrade edges"
+	skipOther        = "not an upgrade-edge scenario (validate: catalog package; solver: SAT: lead)"
 )
 
 // TestScenarios runs the v1 and classic scenarios of the shared corpus
@@ -354,91 +355,71 @@ func runClassicSort(t *testing.T, s scenario) {
 	}
 }
 
-// needsSAT reports why a classic resolve scenario needs dependency
-// resolution, "" when each subscription can be resolved on its own.
-func needsSAT(s scenario) string {
+// classicSkip reports why a classic resolve scenario is out of reach, ""
+// when Resolve can run it.
+func classicSkip(s scenario) string {
 	if s.OperatorGroup != nil {
 		return skipFailFwd
 	}
-	providers := map[string]string{} // GVK -> package
-	conflict := false
-	note := func(pkg string, gvks []string) {
-		for _, g := range gvks {
-			if p, ok := providers[g]; ok && p != pkg {
-				conflict = true
-			}
-			providers[g] = pkg
-		}
-	}
 	subbed := map[string]bool{}
 	for _, sub := range s.Subscriptions {
-		if subbed[sub.Package] {
-			return skipSAT + " (two subscriptions to one package)"
-		}
 		subbed[sub.Package] = true
 	}
-	for _, p := range s.Catalog {
-		for _, b := range p.Bundles {
-			if len(b.Requires) > 0 || len(b.RequiresPackages) > 0 || b.Properties != nil {
-				return skipSAT + " (dependencies)"
-			}
-			note(p.Package, b.Provides)
-		}
-	}
 	for _, csv := range s.InstalledSet {
-		if len(csv.Requires) > 0 || csv.Properties != nil || !subbed[csv.Package] {
-			return skipSAT + " (installed operators outside the subscriptions)"
+		if !subbed[csv.Package] {
+			return skipUnsubscribed
 		}
-		note(csv.Package, csv.Provides)
-	}
-	if conflict || len(s.Catalogs) > 0 {
-		return skipSAT + " (GVK providers across packages)"
 	}
 	return ""
 }
 
+// classicCatalogs names a scenario's single catalog after the source its
+// subscriptions use, so variable names read as OLM's do.
+func classicCatalogs(t *testing.T, s scenario) []*catalog.Catalog {
+	if s.Catalog != nil && len(s.Subscriptions) > 0 && s.Subscriptions[0].Catalog != "" {
+		return []*catalog.Catalog{buildCatalog(t, s.Subscriptions[0].Catalog, 0, s.Catalog)}
+	}
+	return scenarioCatalogs(t, s)
+}
+
 func runClassicResolve(t *testing.T, s scenario) {
-	if why := needsSAT(s); why != "" {
+	if why := classicSkip(s); why != "" {
 		t.Skip(why)
 	}
-	cats := scenarioCatalogs(t, s)
-	type install struct{ bundle, replacing string }
-	var installs []install
-	current := map[string]string{}
-	var errs []error
+	ns := Namespace{Catalogs: classicCatalogs(t, s)}
+	installedBy := map[string]string{}
 	for _, sub := range s.Subscriptions {
-		req := Request{Package: sub.Package, StartingCSV: sub.StartingCSV, Name: sub.Name, Policy: Classic}
+		req := Request{Package: sub.Package, StartingCSV: sub.StartingCSV, Name: sub.Name, Policy: Classic, Catalog: sub.Catalog}
+		if len(s.Catalogs) > 0 {
+			req.Catalog = ""
+		}
 		if sub.Channel != "" {
 			req.Channels = []string{sub.Channel}
 		}
 		for _, csv := range s.InstalledSet {
 			if csv.Name == sub.InstalledCSV && sub.InstalledCSV != "" {
 				req.Installed = &Installed{Bundle: csv.Name, Version: csv.Version}
+				installedBy[sub.Name] = csv.Name
 			}
 		}
-		res, err := Successors(cats, req)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if best := res.Best(); res.Upgrades() {
-			installs = append(installs, install{best.Name(), best.Edge.From})
-			current[sub.Name] = best.Name()
-		}
+		ns.Subscriptions = append(ns.Subscriptions, Subscription{Request: req})
 	}
-	if len(s.Expect.NotSatisfiable) > 0 {
-		if len(errs) == 0 {
-			t.Fatalf("want an error naming one of %q", s.Expect.NotSatisfiable)
-		}
-		for _, err := range errs {
-			if !slices.ContainsFunc(s.Expect.NotSatisfiable, func(w string) bool { return err.Error() == w }) {
-				t.Errorf("error %q is none of %q", err, s.Expect.NotSatisfiable)
-			}
-		}
+	sol, err := Resolve(t.Context(), ns)
+	if checkClassicError(t, s.Expect, err) {
 		return
 	}
-	if err := errors.Join(errs...); err != nil {
-		t.Fatalf("unexpected error: %v", err)
+	type install struct{ bundle, replacing string }
+	var installs []install
+	current := map[string]string{}
+	for _, r := range sol.Subscriptions {
+		current[r.Name] = r.BundleName
+		dup := slices.ContainsFunc(installs, func(i install) bool { return i.bundle == r.BundleName })
+		if r.Edge.Kind != EdgeStay && !dup {
+			installs = append(installs, install{r.BundleName, r.Edge.From})
+		}
+	}
+	for _, d := range sol.Dependencies {
+		installs = append(installs, install{d.StartingCSV, ""})
 	}
 	var want []install
 	for _, i := range s.Expect.Installs {
@@ -451,7 +432,7 @@ func runClassicResolve(t *testing.T, s scenario) {
 	}
 	for _, w := range want {
 		ok := slices.ContainsFunc(installs, func(g install) bool {
-			return g.bundle == w.bundle && (w.replacing == "" || g.replacing == w.replacing)
+			return g.bundle == w.bundle && (w.replacing == "" || w.replacing == "<nil>" || g.replacing == w.replacing)
 		})
 		if !ok {
 			t.Errorf("installs %v, want %v", installs, want)
@@ -463,6 +444,62 @@ func runClassicResolve(t *testing.T, s scenario) {
 	for _, st := range s.Expect.SubscriptionStatus {
 		if st.CurrentCSV != "" && current[st.Name] != st.CurrentCSV {
 			t.Errorf("subscription %s: currentCSV %q, want %q", st.Name, current[st.Name], st.CurrentCSV)
+		}
+	}
+	if want := s.Expect.Raw["newDependencySubscriptions"]; want != nil {
+		checkDependencies(t, want, sol.Dependencies)
+	}
+}
+
+// checkClassicError reports whether the scenario expects a failure, and
+// checks it: the explanation must name every constraint OLM names.
+func checkClassicError(t *testing.T, e fxExpect, err error) bool {
+	t.Helper()
+	wantErr := len(e.NotSatisfiable) > 0 || e.ErrorType != "" || len(e.ErrorContainsAll) > 0
+	if !wantErr {
+		if err != nil {
+			t.Fatalf("unexpected error: %v", err)
+		}
+		return false
+	}
+	var u *Unsatisfiable
+	if !errors.As(err, &u) {
+		t.Fatalf("want an unsatisfiable namespace, got %v", err)
+	}
+	for _, w := range e.NotSatisfiable {
+		if !slices.Contains(u.Explanation, w) && !strings.Contains(err.Error(), w) {
+			t.Errorf("explanation %q does not name %q", u.Explanation, w)
+		}
+	}
+	for _, w := range e.ErrorContainsAll {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not contain %q", err, w)
+		}
+	}
+	return true
+}
+
+func checkDependencies(t *testing.T, want any, got []Dependency) {
+	t.Helper()
+	list, _ := want.([]any)
+	if len(list) != len(got) {
+		t.Errorf("dependencies %v, want %v", got, want)
+		return
+	}
+	for i, w := range list {
+		m, _ := w.(map[string]any)
+		d := got[i]
+		if n, ok := m["package"]; ok && n != d.Package {
+			t.Errorf("dependency %d package %q, want %v", i, d.Package, n)
+		}
+		if n, ok := m["startingCSV"]; ok && n != d.StartingCSV {
+			t.Errorf("dependency %d startingCSV %q, want %v", i, d.StartingCSV, n)
+		}
+		if n, ok := m["channel"]; ok && d.Channel != nil && n != d.Channel.Name {
+			t.Errorf("dependency %d channel %q, want %v", i, d.Channel.Name, n)
+		}
+		if n, ok := m["name"]; ok && n != d.Name {
+			t.Errorf("dependency %d name %q, want %v", i, d.Name, n)
 		}
 	}
 }

@@ -1,0 +1,361 @@
+package resolver
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/catalog/property"
+	"github.com/olmops/olmops/resolver/sat"
+	"github.com/olmops/olmops/resolver/semver"
+)
+
+// problem is the SAT encoding of one namespace. Bundle variables are
+// identified as <catalog>/<channel>/<bundle>, as OLM classic names them, so
+// a bundle in two channels is two choices of which at most one installs.
+type problem struct {
+	ns      Namespace
+	subs    []subscriptionVar
+	bundles map[sat.Identifier]*bundleVar
+	order   []sat.Identifier // bundle variables in discovery order
+	queue   []*bundleVar
+	ranks   map[*catalog.Channel]map[string]int
+}
+
+type subscriptionVar struct {
+	sub        Subscription
+	id         sat.Identifier
+	candidates []Candidate
+	ids        []sat.Identifier
+	result     Result
+	// noCandidates is why the subscription has nothing to choose from; the
+	// solver then reports it together with whatever else conflicts.
+	noCandidates string
+}
+
+type bundleVar struct {
+	id          sat.Identifier
+	cat         *catalog.Catalog
+	ch          *catalog.Channel
+	b           *catalog.Bundle
+	name        string // bundle name, also when b is nil
+	pkg         string
+	constraints []sat.Constraint
+	// deps are the candidate lists of each dependency, for RequiredBy.
+	deps [][]sat.Identifier
+	// subCatalog is the catalog of the subscription that pulled it in, the
+	// first preference for its dependencies.
+	subCatalog string
+}
+
+func newProblem(ns Namespace) *problem {
+	return &problem{ns: ns, bundles: map[sat.Identifier]*bundleVar{}, ranks: map[*catalog.Channel]map[string]int{}}
+}
+
+func bundleID(cat *catalog.Catalog, ch *catalog.Channel, name string) sat.Identifier {
+	chName := ""
+	if ch != nil {
+		chName = ch.Name
+	}
+	catName := "installed"
+	if cat != nil {
+		catName = cat.Name
+	}
+	return sat.Identifier(catName + "/" + chName + "/" + name)
+}
+
+// addSubscriptions makes a mandatory variable per subscription whose one
+// dependency lists its successor candidates, best first.
+func (p *problem) addSubscriptions() error {
+	for _, s := range p.ns.Subscriptions {
+		name := s.Name
+		if name == "" {
+			name = s.Package
+		}
+		s.Request.Name = name
+		res, err := Successors(p.ns.Catalogs, s.Request)
+		if errors.Is(err, ErrNoCandidates) {
+			s.Name = name
+			p.subs = append(p.subs, subscriptionVar{sub: s, id: sat.Identifier("subscription " + name), noCandidates: err.Error()})
+			continue
+		}
+		if err != nil {
+			return subscriptionError(name, err)
+		}
+		cands := res.Candidates
+		if s.Held != "" && s.Installed != nil {
+			cands = stayOnly(cands)
+		}
+		sv := subscriptionVar{sub: s, id: sat.Identifier("subscription " + name), candidates: cands, result: res}
+		for _, c := range cands {
+			bv := p.bundle(c.Catalog, c.Channel, c.Bundle, s.Package, c.Name(), s.Catalog)
+			sv.ids = append(sv.ids, bv.id)
+		}
+		sv.sub.Name = name
+		p.subs = append(p.subs, sv)
+	}
+	return nil
+}
+
+// stayOnly keeps the installed bundle: Upgradeable=False holds an upgrade.
+func stayOnly(cands []Candidate) []Candidate {
+	for _, c := range cands {
+		if c.Edge.Kind == EdgeStay {
+			return []Candidate{c}
+		}
+	}
+	return cands[len(cands)-1:]
+}
+
+func (p *problem) bundle(cat *catalog.Catalog, ch *catalog.Channel, b *catalog.Bundle, pkg, name, subCatalog string) *bundleVar {
+	id := bundleID(cat, ch, name)
+	if bv, ok := p.bundles[id]; ok {
+		return bv
+	}
+	bv := &bundleVar{id: id, cat: cat, ch: ch, b: b, pkg: pkg, name: name, subCatalog: subCatalog}
+	p.bundles[id] = bv
+	p.order = append(p.order, id)
+	p.queue = append(p.queue, bv)
+	return bv
+}
+
+// closeDependencies gives every bundle variable its constraints, adding the
+// providers they name, until no new bundle appears.
+func (p *problem) closeDependencies(ctx context.Context) error {
+	for len(p.queue) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		bv := p.queue[0]
+		p.queue = p.queue[1:]
+		if err := p.constrain(bv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *problem) constrain(bv *bundleVar) error {
+	b := bv.b
+	if b == nil {
+		return nil
+	}
+	if msg := p.kubeVersionProblem(b); msg != "" {
+		bv.constraints = append(bv.constraints, sat.WithMessage(sat.Prohibited(), msg))
+	}
+	for _, g := range b.Props.GVKsRequired {
+		ids := p.providers(bv, g)
+		bv.deps = append(bv.deps, ids)
+		msg := fmt.Sprintf("bundle %s requires an operator providing an API with group: %s, version: %s, kind: %s", b.Name, g.Group, g.Version, g.Kind)
+		bv.constraints = append(bv.constraints, sat.WithMessage(sat.Dependency(ids...), msg))
+	}
+	for _, req := range b.Props.PackagesRequired {
+		ids, err := p.packageProviders(bv, req)
+		if err != nil {
+			return fmt.Errorf("%s: bundle %s: olm.package.required: %w", b.Pos, b.Name, err)
+		}
+		bv.deps = append(bv.deps, ids)
+		msg := fmt.Sprintf("bundle %s requires an operator with package: %s and with version in range: %s", b.Name, req.PackageName, req.VersionRange)
+		bv.constraints = append(bv.constraints, sat.WithMessage(sat.Dependency(ids...), msg))
+	}
+	for _, c := range b.Props.Constraints {
+		cond, err := p.compileConstraint(bv, c, 0)
+		if err != nil {
+			return fmt.Errorf("%s: bundle %s: olm.constraint: %w", b.Pos, b.Name, err)
+		}
+		msg := c.FailureMessage
+		if msg == "" {
+			msg = fmt.Sprintf("bundle %s requires %s", b.Name, describeConstraint(c))
+		}
+		bv.constraints = append(bv.constraints, sat.WithMessage(cond, msg))
+	}
+	return nil
+}
+
+// providers lists the channel entries providing g, most preferred first.
+func (p *problem) providers(dep *bundleVar, g property.GVK) []sat.Identifier {
+	var cands []*bundleVar
+	for _, cat := range p.ns.Catalogs {
+		for _, b := range cat.Providers(g) {
+			cands = append(cands, p.entries(cat, b, dep.subCatalog)...)
+		}
+	}
+	return p.ordered(dep, cands)
+}
+
+func (p *problem) packageProviders(dep *bundleVar, req property.PackageRequired) ([]sat.Identifier, error) {
+	rng, err := semver.ParseClassicRange(req.VersionRange)
+	if err != nil {
+		return nil, err
+	}
+	var cands []*bundleVar
+	for _, cat := range p.ns.Catalogs {
+		pkg := cat.Packages[req.PackageName]
+		if pkg == nil {
+			continue
+		}
+		for _, bn := range pkg.BundleNames() {
+			b := pkg.Bundles[bn]
+			if b.Version != nil && rng.Contains(b.Version) {
+				cands = append(cands, p.entries(cat, b, dep.subCatalog)...)
+			}
+		}
+	}
+	return p.ordered(dep, cands), nil
+}
+
+// entries are the variables of a bundle: one per channel it is in.
+func (p *problem) entries(cat *catalog.Catalog, b *catalog.Bundle, subCatalog string) []*bundleVar {
+	out := make([]*bundleVar, 0, len(b.Channels))
+	for _, ch := range b.Channels {
+		out = append(out, p.bundle(cat, ch, b, b.Package.Name, b.Name, subCatalog))
+	}
+	return out
+}
+
+// ordered sorts dependency candidates by OLM's preferences: the
+// subscription's catalog, higher catalog priority, the dependent's own
+// catalog, the default channel, channels by name, then newer within a
+// channel (closer to the head).
+func (p *problem) ordered(dep *bundleVar, cands []*bundleVar) []sat.Identifier {
+	slices.SortStableFunc(cands, func(a, b *bundleVar) int {
+		return cmp.Or(
+			boolFirst(a.cat.Name == dep.subCatalog, b.cat.Name == dep.subCatalog),
+			cmp.Compare(b.cat.Priority, a.cat.Priority),
+			boolFirst(a.cat == dep.cat, b.cat == dep.cat),
+			cmp.Compare(a.cat.Name, b.cat.Name),
+			boolFirst(isDefault(a.ch), isDefault(b.ch)),
+			cmp.Compare(a.ch.Name, b.ch.Name),
+			cmp.Compare(p.rank(a), p.rank(b)),
+			cmp.Compare(a.name, b.name),
+		)
+	})
+	ids := make([]sat.Identifier, 0, len(cands))
+	for _, c := range cands {
+		if len(ids) == 0 || ids[len(ids)-1] != c.id {
+			ids = append(ids, c.id)
+		}
+	}
+	return ids
+}
+
+func boolFirst(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return -1
+	}
+	return 1
+}
+
+func isDefault(ch *catalog.Channel) bool { return ch != nil && ch.Package.DefaultChannel == ch.Name }
+
+// rank is an entry's distance from its channel head along the replaces
+// chain; entries off the chain come after, newest version first.
+func (p *problem) rank(bv *bundleVar) int {
+	r, ok := p.ranks[bv.ch]
+	if !ok {
+		r = channelRanks(bv.ch)
+		p.ranks[bv.ch] = r
+	}
+	return r[bv.name]
+}
+
+func channelRanks(ch *catalog.Channel) map[string]int {
+	r := map[string]int{}
+	chain, _ := ch.ReplacesChain()
+	for i, e := range chain {
+		r[e.Name] = i
+	}
+	rest := slices.Clone(ch.Entries)
+	slices.SortStableFunc(rest, func(a, b *catalog.Entry) int {
+		if a.Bundle == nil || b.Bundle == nil || a.Bundle.Version == nil || b.Bundle.Version == nil {
+			return strings.Compare(a.Name, b.Name)
+		}
+		return b.Bundle.Version.Compare(a.Bundle.Version)
+	})
+	for _, e := range rest {
+		if _, ok := r[e.Name]; !ok {
+			r[e.Name] = len(r)
+		}
+	}
+	return r
+}
+
+// variables lists the problem for the solver: subscriptions first (their
+// order is the order of preference), then bundles, then the at-most-one
+// rules per package and per provided API.
+func (p *problem) variables() []sat.Variable {
+	var vars []sat.Variable
+	for _, s := range p.subs {
+		requires := s.noCandidates
+		if requires == "" {
+			requires = subscriptionRequires(s.sub.Name, s.ids)
+		}
+		vars = append(vars, sat.NewVar(s.id,
+			sat.WithMessage(sat.Mandatory(), fmt.Sprintf("subscription %s exists", s.sub.Name)),
+			sat.WithMessage(sat.Dependency(s.ids...), requires),
+		))
+	}
+	byPackage := map[string][]sat.Identifier{}
+	byGVK := map[property.GVK][]sat.Identifier{}
+	var pkgs []string
+	var gvks []property.GVK
+	for _, id := range p.order {
+		bv := p.bundles[id]
+		vars = append(vars, sat.NewVar(id, bv.constraints...))
+		pkg := bv.packageName()
+		if _, ok := byPackage[pkg]; !ok {
+			pkgs = append(pkgs, pkg)
+		}
+		byPackage[pkg] = append(byPackage[pkg], id)
+		if bv.b != nil {
+			for _, g := range bv.b.Props.GVKs {
+				if _, ok := byGVK[g]; !ok {
+					gvks = append(gvks, g)
+				}
+				byGVK[g] = append(byGVK[g], id)
+			}
+		}
+	}
+	for _, pkg := range pkgs {
+		if ids := byPackage[pkg]; len(ids) > 1 {
+			vars = append(vars, sat.NewVar(sat.Identifier("package "+pkg),
+				sat.WithMessage(sat.AtMost(1, ids...), fmt.Sprintf("package %s permits at most one installed bundle", pkg))))
+		}
+	}
+	for _, g := range gvks {
+		ids := byGVK[g]
+		if distinctPackages(p, ids) > 1 {
+			vars = append(vars, sat.NewVar(sat.Identifier("api "+g.String()),
+				sat.WithMessage(sat.AtMost(1, ids...), fmt.Sprintf("API %s is provided by at most one operator", g))))
+		}
+	}
+	return vars
+}
+
+func distinctPackages(p *problem, ids []sat.Identifier) int {
+	seen := map[string]bool{}
+	for _, id := range ids {
+		seen[p.bundles[id].packageName()] = true
+	}
+	return len(seen)
+}
+
+func (bv *bundleVar) packageName() string { return bv.pkg }
+
+func subscriptionRequires(name string, ids []sat.Identifier) string {
+	if len(ids) == 1 {
+		return fmt.Sprintf("subscription %s requires %s", name, ids[0])
+	}
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = string(id)
+	}
+	return fmt.Sprintf("subscription %s requires at least one of %s", name, strings.Join(s, ", "))
+}
