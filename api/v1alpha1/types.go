@@ -1,0 +1,194 @@
+package v1alpha1
+
+// GroupVersion is the apiVersion of olmops.yaml.
+const GroupVersion = "olmops.io/v1alpha1"
+
+// RepositoryKind is the kind of olmops.yaml.
+const RepositoryKind = "Repository"
+
+// File names and folders of the desired-state repository.
+const (
+	// RepositoryFile is the optional configuration file at the repo root.
+	RepositoryFile = "olmops.yaml"
+	// ClusterFile holds a cluster's facts, in the cluster's folder.
+	ClusterFile = "cluster.yaml"
+	// CatalogsDir holds one folder per catalog when olmops.yaml is absent.
+	CatalogsDir = "catalogs"
+	// ClustersDir holds one folder per cluster when olmops.yaml is absent.
+	ClustersDir = "clusters"
+)
+
+// Approval says whether a resolved upgrade is committed straight to the
+// target branch or waits as a pull request.
+type Approval string
+
+// Approvals.
+const (
+	// ApprovalAutomatic commits the plan (or auto-merges its pull request).
+	ApprovalAutomatic Approval = "Automatic"
+	// ApprovalManual opens a pull request; merging it is the approval.
+	ApprovalManual Approval = "Manual"
+)
+
+// SuccessorPolicy selects how the successor of an installed bundle is chosen.
+type SuccessorPolicy string
+
+// Successor policies.
+const (
+	// SuccessorPolicySemver is the OLM v1 rule: the highest version whose
+	// replaces, skips or skipRange covers the installed bundle.
+	SuccessorPolicySemver SuccessorPolicy = "Semver"
+	// SuccessorPolicyClassic is the OLM classic rule: follow the replaces
+	// chain one step at a time.
+	SuccessorPolicyClassic SuccessorPolicy = "Classic"
+)
+
+// ForgeType is the kind of forge plans are proposed through.
+type ForgeType string
+
+// Forge types.
+const (
+	// ForgeGitHub opens pull requests and sets commit statuses on GitHub
+	// (or GitHub Enterprise at BaseURL).
+	ForgeGitHub ForgeType = "github"
+	// ForgeGit only pushes branches and commits: no pull requests.
+	ForgeGit ForgeType = "git"
+)
+
+// TypeMeta is the apiVersion and kind of an object.
+type TypeMeta struct {
+	// apiVersion is olmops.io/v1alpha1.
+	APIVersion string `json:"apiVersion"`
+	// kind is Repository.
+	Kind string `json:"kind"`
+}
+
+// ObjectMeta is the part of Kubernetes object metadata olmops.yaml may
+// carry. The CRD will use metav1.ObjectMeta instead.
+type ObjectMeta struct {
+	// name of the repository, for people.
+	// +optional
+	Name string `json:"name,omitempty"`
+	// labels are free-form key/value pairs.
+	// +optional
+	Labels map[string]string `json:"labels,omitempty"`
+	// annotations are free-form key/value pairs.
+	// +optional
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// Repository is olmops.yaml: the catalogs and clusters of a desired-state
+// repository and how plans reach them.
+type Repository struct {
+	TypeMeta `json:",inline"`
+	// metadata of the repository.
+	// +optional
+	Metadata ObjectMeta `json:"metadata,omitempty"`
+	// spec is the configuration.
+	Spec RepositorySpec `json:"spec"`
+}
+
+// RepositorySpec is the configuration of a desired-state repository.
+type RepositorySpec struct {
+	// catalogs are the file-based catalogs bundles are resolved from.
+	// +optional
+	Catalogs []Catalog `json:"catalogs,omitempty"`
+	// clusters are the clusters olmops plans for.
+	// +optional
+	Clusters []Cluster `json:"clusters,omitempty"`
+	// forge says how plans are proposed and statuses reported.
+	// +optional
+	Forge *Forge `json:"forge,omitempty"`
+}
+
+// Catalog is one file-based catalog in the repository.
+type Catalog struct {
+	// name of the catalog; a Subscription's spec.source refers to it.
+	// A DNS-1123 subdomain, unique in the repository.
+	Name string `json:"name"`
+	// path of the catalog's folder, relative to the repository root.
+	// Defaults to catalogs/<name>.
+	// +optional
+	Path string `json:"path,omitempty"`
+	// priority orders catalogs when several provide a package or GVK:
+	// higher wins. Defaults to 0.
+	// +optional
+	Priority int32 `json:"priority,omitempty"`
+	// bundlesPath is an optional folder, relative to the repository root,
+	// holding one directory per bundle (manifests/ and metadata/) for
+	// bundles whose manifests are not in the catalog.
+	// +optional
+	BundlesPath string `json:"bundlesPath,omitempty"`
+}
+
+// ClusterFacts are the facts about a cluster that resolution depends on, as
+// written in clusters/<cluster>/cluster.yaml or on the cluster's entry.
+type ClusterFacts struct {
+	// kubernetesVersion is the cluster's Kubernetes version (e.g. 1.33.2),
+	// checked against bundles' olm.kubeversion.
+	// +optional
+	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	// openshiftVersion is the cluster's OpenShift version (e.g. 4.20.3),
+	// checked against bundles' olm.maxOpenShiftVersion.
+	// +optional
+	OpenShiftVersion string `json:"openshiftVersion,omitempty"`
+}
+
+// Cluster is one cluster olmops plans for.
+type Cluster struct {
+	// name of the cluster. A DNS-1123 subdomain, unique in the repository.
+	Name string `json:"name"`
+	// path of the cluster's folder, relative to the repository root.
+	// Defaults to clusters/<name>.
+	// +optional
+	Path string `json:"path,omitempty"`
+	// targetBranch is the branch plans for this cluster are committed to
+	// (Automatic) or proposed against (Manual). Defaults to the branch
+	// olmops runs on.
+	// +optional
+	TargetBranch string `json:"targetBranch,omitempty"`
+	// approval is the default approval of the cluster's Subscriptions and
+	// ClusterExtensions: Automatic or Manual. Defaults to Automatic.
+	// +optional
+	Approval Approval `json:"approval,omitempty"`
+	// successorPolicy is the default successor policy of the cluster:
+	// Semver or Classic. Defaults to Semver.
+	// +optional
+	SuccessorPolicy SuccessorPolicy `json:"successorPolicy,omitempty"`
+	// ClusterFacts may also be written here instead of in cluster.yaml.
+	ClusterFacts `json:",inline"`
+}
+
+// Forge says how plans are proposed and statuses reported.
+type Forge struct {
+	// type is github or git.
+	Type ForgeType `json:"type"`
+	// owner is the GitHub organisation or user owning the repository.
+	// Required for github.
+	// +optional
+	Owner string `json:"owner,omitempty"`
+	// repo is the GitHub repository name. Required for github.
+	// +optional
+	Repo string `json:"repo,omitempty"`
+	// baseURL is the API URL of a GitHub Enterprise server
+	// (https://github.example.com/api/v3/). Defaults to GitHub.com.
+	// +optional
+	BaseURL string `json:"baseURL,omitempty"`
+	// tokenSecret names the Secret holding the forge token, for the
+	// in-cluster controller.
+	// +optional
+	TokenSecret *SecretKeyRef `json:"tokenSecret,omitempty"`
+	// tokenEnv names the environment variable holding the forge token, for
+	// the command line.
+	// +optional
+	TokenEnv string `json:"tokenEnv,omitempty"`
+}
+
+// SecretKeyRef selects a key of a Secret in olmops' namespace.
+type SecretKeyRef struct {
+	// name of the Secret.
+	Name string `json:"name"`
+	// key in the Secret's data. Defaults to token.
+	// +optional
+	Key string `json:"key,omitempty"`
+}
