@@ -25,32 +25,35 @@ const maxConstraintDepth = 32
 // compileConstraint turns an olm.constraint tree into a solver condition:
 // every leaf becomes "one of these bundles", compounds map onto And, Or and
 // Not.
-func (p *problem) compileConstraint(dep *bundleVar, c property.Constraint, depth int) (sat.Condition, error) {
+// Leaves outside a not are recorded as the dependent's requirements.
+func (p *problem) compileConstraint(dep *bundleVar, c property.Constraint, depth int, negated bool) (sat.Condition, error) {
 	if depth > maxConstraintDepth {
 		return nil, fmt.Errorf("constraint nested deeper than %d levels", maxConstraintDepth)
 	}
+	var ids []sat.Identifier
+	var err error
 	switch {
 	case c.GVK != nil:
-		return sat.Dependency(p.providers(dep, *c.GVK)...), nil
+		ids = p.providers(dep, *c.GVK)
 	case c.Package != nil:
-		ids, err := p.packageProviders(dep, *c.Package)
-		if err != nil {
-			return nil, err
-		}
-		return sat.Dependency(ids...), nil
+		ids, err = p.packageProviders(dep, *c.Package)
 	case c.Cel != nil:
-		ids, err := p.celProviders(dep, c.Cel.Rule)
-		if err != nil {
-			return nil, err
-		}
-		return sat.Dependency(ids...), nil
+		ids, err = p.celProviders(dep, c.Cel.Rule)
 	case c.All != nil, c.Any != nil, c.Not != nil:
-		return p.compileCompound(dep, c, depth)
+		return p.compileCompound(dep, c, depth, negated)
+	default:
+		return nil, fmt.Errorf("constraint has no predicate")
 	}
-	return nil, fmt.Errorf("constraint has no predicate")
+	if err != nil {
+		return nil, err
+	}
+	if !negated {
+		dep.deps = append(dep.deps, ids)
+	}
+	return sat.Dependency(ids...), nil
 }
 
-func (p *problem) compileCompound(dep *bundleVar, c property.Constraint, depth int) (sat.Condition, error) {
+func (p *problem) compileCompound(dep *bundleVar, c property.Constraint, depth int, negated bool) (sat.Condition, error) {
 	comp := c.All
 	if c.Any != nil {
 		comp = c.Any
@@ -59,7 +62,7 @@ func (p *problem) compileCompound(dep *bundleVar, c property.Constraint, depth i
 	}
 	subs := make([]sat.Condition, 0, len(comp.Constraints))
 	for _, sc := range comp.Constraints {
-		cond, err := p.compileConstraint(dep, sc, depth+1)
+		cond, err := p.compileConstraint(dep, sc, depth+1, negated != (c.Not != nil))
 		if err != nil {
 			return nil, err
 		}

@@ -163,7 +163,7 @@ func (p *problem) constrain(bv *bundleVar) error {
 		bv.constraints = append(bv.constraints, sat.WithMessage(sat.Dependency(ids...), msg))
 	}
 	for _, c := range b.Props.Constraints {
-		cond, err := p.compileConstraint(bv, c, 0)
+		cond, err := p.compileConstraint(bv, c, 0, false)
 		if err != nil {
 			return fmt.Errorf("%s: bundle %s: olm.constraint: %w", b.Pos, b.Name, err)
 		}
