@@ -3,6 +3,7 @@ package fbc
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -71,7 +73,7 @@ func Load(ctx context.Context, fsys fs.FS, opts Options) (*Config, error) {
 			}
 		})
 	}
-	for i := range files {
+	for _, i := range largestFirst(fsys, files) {
 		if ctx.Err() != nil {
 			break
 		}
@@ -93,6 +95,21 @@ func Load(ctx context.Context, fsys fs.FS, opts Options) (*Config, error) {
 		}
 	}
 	return cfg, errors.Join(errs...)
+}
+
+// largestFirst orders the files' indexes by decreasing size, so that a big
+// file does not start last and leave the other workers idle.
+func largestFirst(fsys fs.FS, files []string) []int {
+	order := make([]int, len(files))
+	sizes := make([]int64, len(files))
+	for i, name := range files {
+		order[i] = i
+		if fi, err := fs.Stat(fsys, name); err == nil {
+			sizes[i] = fi.Size()
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(sizes[b], sizes[a]) })
+	return order
 }
 
 type fileResult struct {

@@ -1,0 +1,221 @@
+package fbc
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/olmops/olmops/catalog/property"
+)
+
+// sharedCatalogs is the folder of real catalogs the differential tests
+// read; they skip when it is absent.
+func sharedCatalogs(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "catalogs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no shared catalogs at %s", dir)
+	}
+	return dir
+}
+
+// canonical is a Config with every raw value decoded, so that values
+// written differently but meaning the same compare equal.
+func canonical(t testing.TB, c *Config) any {
+	t.Helper()
+	val := func(v property.Value) any {
+		b, err := v.JSON()
+		if err != nil {
+			return "error"
+		}
+		var x any
+		if err := json.Unmarshal(b, &x); err != nil {
+			return "error"
+		}
+		return x
+	}
+	props := func(ps []property.Property) []any {
+		var out []any
+		for _, p := range ps {
+			out = append(out, []any{p.Pos, p.Type, val(p.Value)})
+		}
+		return out
+	}
+	var out []any
+	for _, p := range c.Packages {
+		var icon any = "none"
+		if p.Icon != nil {
+			icon = val(*p.Icon)
+		}
+		out = append(out, []any{"package", p.Pos, p.Name, p.DefaultChannel, p.Description, icon, props(p.Properties)})
+	}
+	for _, ch := range c.Channels {
+		out = append(out, []any{"channel", ch.Pos, ch.Package, ch.Name, ch.Entries, props(ch.Properties)})
+	}
+	for _, b := range c.Bundles {
+		out = append(out, []any{"bundle", b.Pos, b.Package, b.Name, b.Image, b.RelatedImages, props(b.Properties)})
+	}
+	for _, d := range c.Deprecations {
+		out = append(out, []any{"deprecation", d})
+	}
+	for _, o := range c.Others {
+		out = append(out, []any{"other", o.Pos, o.Schema, o.Package, o.Name, val(o.Value)})
+	}
+	return out
+}
+
+func TestFastMatchesReferenceOnSharedCatalogs(t *testing.T) {
+	strictFast = true
+	defer func() { strictFast = false }()
+	root := sharedCatalogs(t)
+	var fallbacks []string
+	n := 0
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if isJSON(data) || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			return nil
+		}
+		n++
+		ref, refErr := decodeYAMLReference(path, data)
+		fast, ok := decodeYAMLFast(path, data)
+		if !ok {
+			fallbacks = append(fallbacks, path)
+			return nil
+		}
+		if refErr != nil {
+			t.Errorf("%s: reference fails (%v) but the fast path succeeds", path, refErr)
+			return nil
+		}
+		if a, b := canonical(t, fast), canonical(t, ref); !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: fast and reference differ", path)
+			diffFirst(t, a, b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d YAML files, %d fell back: %v", n, len(fallbacks), fallbacks)
+}
+
+func diffFirst(t testing.TB, a, b any) {
+	t.Helper()
+	as, bs := a.([]any), b.([]any)
+	for i := range min(len(as), len(bs)) {
+		if !reflect.DeepEqual(as[i], bs[i]) {
+			ja, _ := json.Marshal(as[i])
+			jb, _ := json.Marshal(bs[i])
+			t.Logf("fast: %.2000s\nref:  %.2000s", ja, jb)
+			return
+		}
+	}
+	t.Logf("lengths %d vs %d", len(as), len(bs))
+}
+
+func TestFastEligible(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"plain ascii text, long enough for words\n", true},
+		{"tab\tand newline\n", true},
+		{"carriage\r\n", false},
+		{"0123456789abcdef\x7f", false},
+		{"0123456789abcdef\x00", false},
+		{"caf\u00e9 \u4e16\u754c 0123456789", true},
+		{"\ufeffbom", false},
+		{"nel\u0085", false},
+		{"ls\u2028", false},
+		{"bad \xff utf8 0123456789", false},
+		{"0123456789abcde~", true},
+	} {
+		if got := fastEligible([]byte(tc.in)); got != tc.want {
+			t.Errorf("fastEligible(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// flattenNestedPos sets the positions of nested objects to their object's
+// position, as the reference JSON decoder reports them, after checking that
+// they are not before it.
+func flattenNestedPos(t testing.TB, c *Config) {
+	t.Helper()
+	fix := func(obj Pos, p *Pos) {
+		if p.File != obj.File || p.Line < obj.Line {
+			t.Errorf("nested position %s before its object at %s", p, obj)
+		}
+		*p = obj
+	}
+	for i := range c.Packages {
+		for j := range c.Packages[i].Properties {
+			fix(c.Packages[i].Pos, &c.Packages[i].Properties[j].Pos)
+		}
+	}
+	for i := range c.Channels {
+		ch := &c.Channels[i]
+		for j := range ch.Entries {
+			fix(ch.Pos, &ch.Entries[j].Pos)
+		}
+		for j := range ch.Properties {
+			fix(ch.Pos, &ch.Properties[j].Pos)
+		}
+	}
+	for i := range c.Bundles {
+		for j := range c.Bundles[i].Properties {
+			fix(c.Bundles[i].Pos, &c.Bundles[i].Properties[j].Pos)
+		}
+	}
+	for i := range c.Deprecations {
+		for j := range c.Deprecations[i].Entries {
+			fix(c.Deprecations[i].Pos, &c.Deprecations[i].Entries[j].Pos)
+		}
+	}
+}
+
+func TestFastJSONMatchesReferenceOnSharedCatalogs(t *testing.T) {
+	strictFast = true
+	defer func() { strictFast = false }()
+	root := sharedCatalogs(t)
+	n := 0
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil || !isJSON(data) {
+			return err
+		}
+		n++
+		ref, refErr := decodeJSONReference(path, data)
+		fast, ok := decodeJSONFast(path, data)
+		switch {
+		case !ok && refErr == nil:
+			t.Errorf("%s: the fast path declines a file the reference reads", path)
+		case ok && refErr != nil:
+			t.Errorf("%s: reference fails (%v) but the fast path succeeds", path, refErr)
+		case ok:
+			flattenNestedPos(t, fast)
+			if a, b := canonical(t, fast), canonical(t, ref); !reflect.DeepEqual(a, b) {
+				t.Errorf("%s: fast and reference differ", path)
+				diffFirst(t, a, b)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d JSON files", n)
+}

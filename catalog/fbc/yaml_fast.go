@@ -1,0 +1,855 @@
+package fbc
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"sync"
+	"unicode/utf8"
+)
+
+// The fast YAML path reads the block-YAML subset catalogs are written in
+// (what opm render and friends emit) without building a node for every
+// value: a mapping is first skimmed, recording where each value starts and
+// ends by indentation, and a value is parsed only when the object builder
+// asks for it. Large values nobody asks for (olm.csv.metadata,
+// olm.bundle.object, icons) stay raw YAML spans.
+//
+// Anything outside the subset (anchors, aliases, tags in structure, complex
+// keys, multi-line flow collections, tabs in indentation, keep-chomped
+// block scalars, CR line ends, ...) or any problem the object builder
+// reports makes the whole file go through the reference decoder, so the
+// fast path never changes what a file means or how its errors read.
+
+// errBail aborts the fast path; decodeYAMLFast recovers it.
+type errBail struct{ why string }
+
+// strictFast makes decodeYAMLFast re-panic on anything but errBail; the
+// tests set it so that a bug shows up instead of a silent fallback.
+var strictFast = false
+
+// maxFastDepth bounds nesting on the fast path; deeper input falls back.
+const maxFastDepth = 200
+
+type ykind uint8
+
+const (
+	yNull   ykind = iota // a plain null scalar (or nothing)
+	yScalar              // any other scalar
+	yMap
+	ySeq
+	yLazy // not parsed yet: see span
+)
+
+// ynode is one YAML node of the subset.
+type ynode struct {
+	kind  ykind
+	plain bool // a scalar written without quotes (resolved by the core schema)
+	line  int
+	str   string // scalar text (for yNull, the text as written)
+	keys  []ykey
+	vals  []ynode // mapping values, parallel to keys, or sequence items
+	span  yspan   // where the node was written (for yLazy: where to parse it)
+}
+
+type ykey struct {
+	s     string
+	plain bool
+}
+
+// yspan is where a value sits in the file.
+type yspan struct {
+	set      bool
+	off, end int // raw bytes of the value; off == end when it is empty
+	lineOff  int // start of the line the value starts on (the key's line)
+	line     int // that line's number
+	col      int // column just after the "key:" or "- " owning the value
+	owner    int // indentation of the collection holding the value
+}
+
+type yparser struct {
+	path  string
+	data  []byte
+	off   int // start of the current line
+	eol   int // end of the current line (index of '\n' or len(data))
+	line  int // 1-based number of the current line
+	depth int
+	// Scratch stacks the collections being read collect their entries on,
+	// so that each ends up in one exactly sized slice.
+	kstack []ykey
+	vstack []ynode
+}
+
+// scratch is the stacks of one parser, reused across parsers.
+type scratch struct {
+	k []ykey
+	v []ynode
+}
+
+var scratchPool = sync.Pool{New: func() any { return &scratch{k: make([]ykey, 0, 64), v: make([]ynode, 0, 256)} }}
+
+func (p *yparser) getScratch() {
+	s := scratchPool.Get().(*scratch)
+	p.kstack, p.vstack = s.k[:0], s.v[:0]
+}
+
+func (p *yparser) putScratch() {
+	clear(p.vstack[:cap(p.vstack)])
+	scratchPool.Put(&scratch{k: p.kstack[:0], v: p.vstack[:0]})
+}
+
+// collect returns the entries pushed since kb and vb as their own slices
+// and pops them.
+func (p *yparser) collect(kb, vb int) ([]ykey, []ynode) {
+	var keys []ykey
+	if len(p.kstack) > kb {
+		keys = append([]ykey(nil), p.kstack[kb:]...)
+	}
+	vals := append([]ynode(nil), p.vstack[vb:]...)
+	clear(p.vstack[vb:])
+	p.kstack, p.vstack = p.kstack[:kb], p.vstack[:vb]
+	return keys, vals
+}
+
+func (p *yparser) bail(format string, args ...any) {
+	panic(errBail{fmt.Sprintf("line %d: ", p.line) + fmt.Sprintf(format, args...)})
+}
+
+func (p *yparser) setLine(off, line int) {
+	p.off, p.line = off, line
+	if i := bytes.IndexByte(p.data[off:], '\n'); i >= 0 {
+		p.eol = off + i
+	} else {
+		p.eol = len(p.data)
+	}
+}
+
+func (p *yparser) eof() bool    { return p.off >= len(p.data) }
+func (p *yparser) text() []byte { return p.data[p.off:p.eol] }
+
+// hasBreak reports whether the current line ends with a line break.
+func (p *yparser) hasBreak() bool { return p.eol < len(p.data) }
+
+func (p *yparser) next() {
+	if p.eol >= len(p.data) {
+		p.off, p.eol = len(p.data), len(p.data)
+		return
+	}
+	p.setLine(p.eol+1, p.line+1)
+}
+
+func indentOf(t []byte) int {
+	i := 0
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+func skipSpaces(t []byte, i int) int {
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+func isDocMarker(t []byte) bool {
+	return len(t) >= 3 && (string(t[:3]) == "---" || string(t[:3]) == "...") && (len(t) == 3 || t[3] == ' ' || t[3] == '\t')
+}
+
+// isDash reports whether t has a block sequence entry indicator at i.
+func isDash(t []byte, i int) bool {
+	return i < len(t) && t[i] == '-' && (i+1 == len(t) || t[i+1] == ' ')
+}
+
+// skipBlank moves past blank and comment lines.
+func (p *yparser) skipBlank() {
+	for !p.eof() {
+		t := p.text()
+		i := indentOf(t)
+		if i < len(t) {
+			switch t[i] {
+			case '#':
+			case '\t':
+				p.bail("tab in indentation")
+			default:
+				return
+			}
+		}
+		p.next()
+	}
+}
+
+// atEnd reports whether the cursor is at the end of the document.
+func (p *yparser) atEnd() bool { return p.eof() || isDocMarker(p.text()) }
+
+// fastEligible reports whether data is plain enough for the fast path:
+// valid UTF-8 of printable characters, LF line ends, no byte order mark.
+func fastEligible(data []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i := 0; i < len(data); {
+		if i+8 <= len(data) {
+			// Eight bytes at a time while they are all in 0x20..0x7e.
+			x := binary.LittleEndian.Uint64(data[i:])
+			below := (x - ones*0x20) &^ x & highs
+			above := ((x + ones*(127-0x7e)) | x) & highs
+			if below|above == 0 {
+				i += 8
+				continue
+			}
+		}
+		c := data[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return false
+		case r >= 0xA0 && r <= 0xD7FF && r != 0x2028 && r != 0x2029:
+		case r >= 0xE000 && r <= 0xFFFD && r != 0xFEFF:
+		case r >= 0x10000 && r <= 0x10FFFF:
+		default:
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// decodeYAMLFast decodes data on the fast path; ok is false when the file
+// must go through the reference decoder instead.
+func decodeYAMLFast(path string, data []byte) (c *Config, ok bool) {
+	if !fastEligible(data) {
+		return nil, false
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isBail := r.(errBail); !isBail && strictFast {
+				panic(r)
+			}
+			c, ok = nil, false
+		}
+	}()
+	p := &yparser{path: path, data: data}
+	p.getScratch()
+	defer p.putScratch()
+	p.setLine(0, 1)
+	c = &Config{}
+	for {
+		p.skipBlank()
+		if p.eof() {
+			break
+		}
+		t := p.text()
+		if isDocMarker(t) {
+			if i := skipSpaces(t, 3); i < len(t) && t[i] != '#' {
+				p.bail("content after a document marker")
+			}
+			p.next()
+			continue
+		}
+		if t[0] == '%' {
+			p.bail("directive")
+		}
+		ind := indentOf(t)
+		if !p.isKeyLine(t, ind) {
+			p.bail("document is not a block mapping")
+		}
+		start := p.off
+		n := p.skimMap(ind, ind)
+		n.span = yspan{set: true, off: start, end: n.span.end}
+		p.skipBlank()
+		if !p.atEnd() {
+			p.bail("content after the document's mapping")
+		}
+		off, line := p.off, p.line
+		if err := p.object(c, &n); err != nil {
+			p.bail("%v", err)
+		}
+		p.setLine(off, line) // values parsed on demand moved the cursor
+	}
+	if err := fastProperties(c); err != nil {
+		return nil, false
+	}
+	return c, true
+}
+
+// object builds the catalog object of one document.
+func (p *yparser) object(c *Config, n *ynode) error {
+	f := yfields{p: p, n: n}
+	schema, err := f.str("schema")
+	if err != nil {
+		return err
+	}
+	if schema == "" {
+		return fmt.Errorf("no schema")
+	}
+	return build(c, object{pos: f.pos(), schema: schema, fields: f})
+}
+
+// isKeyLine reports whether a simple mapping key starts at t[i].
+func (p *yparser) isKeyLine(t []byte, i int) bool {
+	if i >= len(t) {
+		return false
+	}
+	switch t[i] {
+	case '"', '\'':
+		j := closeQuote(t, i)
+		if j < 0 {
+			return false
+		}
+		j = skipSpaces(t, j)
+		return j < len(t) && t[j] == ':' && (j+1 == len(t) || t[j+1] == ' ')
+	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`', '\t':
+		return false
+	}
+	_, key := scanPlain(t, i)
+	return key
+}
+
+// parseKey reads the simple key at t[i] and returns it with the column
+// just after its ':'.
+func (p *yparser) parseKey(t []byte, i int) (ykey, int) {
+	var k ykey
+	var j int
+	switch t[i] {
+	case '"', '\'':
+		j = closeQuote(t, i)
+		if j < 0 {
+			p.bail("multi-line key")
+		}
+		k.s = p.quotedOnLine(t, i, j)
+		j = skipSpaces(t, j)
+		if j >= len(t) || t[j] != ':' || (j+1 < len(t) && t[j+1] != ' ') {
+			p.bail("expected ':' after a quoted key")
+		}
+		j++
+	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`', '\t':
+		p.bail("unsupported key")
+	default:
+		end, key := scanPlain(t, i)
+		if !key {
+			p.bail("expected a key")
+		}
+		k.s, k.plain = internKey(bytes.TrimRight(t[i:end-1], " \t")), true
+		j = end
+	}
+	if j-i > 1000 {
+		p.bail("key too long")
+	}
+	return k, j
+}
+
+// skimMap reads the block mapping whose first key is at column col of the
+// current line and whose keys sit at indentation m, recording each value
+// as a span to parse later.
+func (p *yparser) skimMap(m, col int) ynode {
+	n := ynode{kind: yMap, line: p.line}
+	kb, vb := len(p.kstack), len(p.vstack)
+	for first := true; ; first = false {
+		if !first {
+			p.skipBlank()
+			if p.atEnd() {
+				break
+			}
+			ind := indentOf(p.text())
+			if ind < m {
+				break
+			}
+			if ind > m {
+				p.bail("bad indentation")
+			}
+			col = m
+		}
+		t := p.text()
+		if t[col] == '-' && isDash(t, col) {
+			if first {
+				p.bail("sequence where a key was expected")
+			}
+			break // a sequence entry of the parent: the caller decides
+		}
+		k, vcol := p.parseKey(t, col)
+		sp := p.skipValue(m, vcol, true)
+		p.kstack = append(p.kstack, k)
+		p.vstack = append(p.vstack, ynode{kind: yLazy, line: sp.line, span: sp})
+		n.span.end = max(n.span.end, sp.end, sp.lineOff+vcol)
+	}
+	n.keys, n.vals = p.collect(kb, vb)
+	return n
+}
+
+// parseSeq reads the block sequence whose first "-" is at column col of the
+// current line; its entries sit at indentation s.
+func (p *yparser) parseSeq(s, col int) ynode {
+	p.enter()
+	defer p.leave()
+	n := ynode{kind: ySeq, line: p.line}
+	kb, vb := len(p.kstack), len(p.vstack)
+	for {
+		t := p.text()
+		i := col + 1
+		if i < len(t) && t[i] == '\t' {
+			p.bail("tab after '-'")
+		}
+		i = skipSpaces(t, i)
+		var item ynode
+		switch {
+		case i >= len(t) || t[i] == '#':
+			line := p.line
+			p.next()
+			p.skipBlank()
+			if p.atEnd() || indentOf(p.text()) <= s {
+				item = ynode{kind: yNull, line: line, plain: true}
+			} else {
+				item = p.parseBlockNode(s)
+			}
+		case isDash(t, i):
+			item = p.parseSeq(i, i)
+		case p.isKeyLine(t, i):
+			item = p.skimMap(i, i)
+		default:
+			item = p.parseInline(t, i, s)
+		}
+		p.vstack = append(p.vstack, item)
+		p.skipBlank()
+		if p.atEnd() {
+			break
+		}
+		t = p.text()
+		ind := indentOf(t)
+		if ind < s || (ind == s && !isDash(t, ind)) {
+			break
+		}
+		if ind > s {
+			p.bail("bad indentation in a sequence")
+		}
+		col = ind
+	}
+	_, n.vals = p.collect(kb, vb)
+	return n
+}
+
+func (p *yparser) enter() {
+	p.depth++
+	if p.depth > maxFastDepth {
+		p.bail("nested too deep")
+	}
+}
+
+func (p *yparser) leave() { p.depth-- }
+
+// parseBlockNode parses the node starting on the current line (a content
+// line) inside a collection at indentation owner.
+func (p *yparser) parseBlockNode(owner int) ynode {
+	t := p.text()
+	ind := indentOf(t)
+	switch {
+	case isDash(t, ind):
+		return p.parseSeq(ind, ind)
+	case p.isKeyLine(t, ind):
+		return p.skimMap(ind, ind)
+	}
+	return p.parseInline(t, ind, owner)
+}
+
+// parseSpan parses a value recorded by skipValue.
+func (p *yparser) parseSpan(sp yspan) ynode {
+	p.setLine(sp.lineOff, sp.line)
+	t := p.text()
+	i := skipSpaces(t, sp.col)
+	var n ynode
+	switch {
+	case sp.off == sp.end:
+		n = ynode{kind: yNull, plain: true, line: sp.line}
+		p.next()
+	case i < len(t) && t[i] != '#':
+		n = p.parseInline(t, i, sp.owner)
+	default:
+		p.next()
+		p.skipBlank()
+		n = p.parseBlockNode(sp.owner)
+	}
+	p.skipBlank()
+	if !p.eof() && p.off < sp.end {
+		p.bail("value not fully parsed")
+	}
+	n.span = sp
+	return n
+}
+
+// Span states between lines.
+const (
+	stNone  = iota
+	stQuote // inside a multi-line quoted scalar
+	stBlock // inside a block scalar: lines indented past pcol are content
+	stPlain // after a plain scalar: lines indented past pcol continue it
+)
+
+type spanState struct {
+	mode uint8
+	q    byte
+	pcol int
+}
+
+// skipValue finds the extent of the value that starts at column col of the
+// current line (just after "key:" or "-") and belongs to a collection at
+// indentation owner. It tokenizes only as much as needed to find quoted
+// scalars and block scalars, which may hold lines that look like structure.
+// The cursor ends on the first line after the value.
+func (p *yparser) skipValue(owner, col int, seqOK bool) yspan {
+	t := p.text()
+	sp := yspan{set: true, owner: owner, lineOff: p.off, line: p.line, col: col, off: -1}
+	if col < len(t) && t[col] == '\t' {
+		p.bail("tab after ':'")
+	}
+	i := skipSpaces(t, col)
+	var st spanState
+	if i < len(t) && t[i] != '#' {
+		sp.off = p.off + i
+		st = p.tokenize(t, i, owner, true)
+		sp.end = p.eol
+	}
+	p.next()
+	seqAtOwner := false
+	for !p.eof() {
+		t := p.text()
+		ind := indentOf(t)
+		switch st.mode {
+		case stQuote:
+			st = p.continueQuote(t, st)
+			sp.end = p.eol
+			p.next()
+			continue
+		case stBlock:
+			if ind == len(t) || ind > st.pcol {
+				if ind < len(t) {
+					sp.end = p.eol
+				}
+				p.next()
+				continue
+			}
+			st.mode = stNone
+		case stPlain:
+			if ind == len(t) || (ind > st.pcol && t[ind] != '#' && t[ind] != '\t') {
+				if ind < len(t) {
+					sp.end = p.eol
+				}
+				p.next()
+				continue
+			}
+			st.mode = stNone
+		}
+		if ind == len(t) || t[ind] == '#' {
+			p.next()
+			continue
+		}
+		if t[ind] == '\t' {
+			p.bail("tab in indentation")
+		}
+		switch {
+		case ind > owner && !seqAtOwner:
+		case ind == owner && isDash(t, ind) && (seqAtOwner || (seqOK && sp.off < 0)):
+			seqAtOwner = true
+		case ind > owner && seqAtOwner:
+		default:
+			goto done
+		}
+		if sp.off < 0 {
+			sp.off = p.off
+		}
+		st = p.tokenize(t, ind, ind-1, false)
+		sp.end = p.eol
+		p.next()
+	}
+done:
+	if st.mode == stQuote {
+		p.bail("unterminated quoted scalar")
+	}
+	if sp.off < 0 {
+		sp.off, sp.end = sp.lineOff+col, sp.lineOff+col
+	} else if sp.end < len(p.data) {
+		sp.end++ // the line break: a block scalar's value may end with it
+	}
+	return sp
+}
+
+// tokenize scans one line of a skipped value from t[i] and returns the
+// state the next line starts in. owner is the indentation of the
+// collection holding the node at t[i].
+func (p *yparser) tokenize(t []byte, i, owner int, head bool) spanState {
+	for {
+		i = skipSpaces(t, i)
+		if i >= len(t) {
+			return spanState{}
+		}
+		switch c := t[i]; c {
+		case '#':
+			return spanState{}
+		case '-':
+			if i+1 == len(t) || t[i+1] == ' ' {
+				owner = i
+				i++
+				head = false
+				continue
+			}
+			if t[i+1] == '\t' {
+				p.bail("tab after '-'")
+			}
+		case '?', ':':
+			if i+1 == len(t) || t[i+1] == ' ' || t[i+1] == '\t' {
+				p.bail("explicit key")
+			}
+		case '"', '\'':
+			j := closeQuote(t, i)
+			if j < 0 {
+				return spanState{mode: stQuote, q: c}
+			}
+			if k, key := p.afterNode(t, j); key {
+				owner, i, head = i, k, false
+				continue
+			}
+			return spanState{}
+		case '[', '{':
+			j := closeFlow(t, i)
+			if j < 0 {
+				p.bail("multi-line flow collection")
+			}
+			if k, key := p.afterNode(t, j); key {
+				owner, i, head = i, k, false
+				continue
+			}
+			return spanState{}
+		case '|', '>':
+			p.blockHeader(t, i, head)
+			return spanState{mode: stBlock, pcol: owner}
+		case '!':
+			for i < len(t) && t[i] != ' ' {
+				i++
+			}
+			continue
+		case '&', '*', '%', '@', '`', '\t':
+			p.bail("unsupported %q", c)
+		}
+		end, key := scanPlain(t, i)
+		if key {
+			owner, i, head = i, end, false
+			continue
+		}
+		return spanState{mode: stPlain, pcol: owner}
+	}
+}
+
+// afterNode looks past a quoted scalar or flow collection ending at j: a
+// ':' makes it a key (the column after the ':' is returned).
+func (p *yparser) afterNode(t []byte, j int) (int, bool) {
+	k := skipSpaces(t, j)
+	switch {
+	case k == len(t):
+		return k, false
+	case t[k] == '#' && k > j:
+		return k, false
+	case t[k] == ':' && (k+1 == len(t) || t[k+1] == ' '):
+		return k + 1, true
+	}
+	p.bail("unexpected text after a node")
+	return 0, false
+}
+
+// continueQuote scans a line inside a multi-line quoted scalar.
+func (p *yparser) continueQuote(t []byte, st spanState) spanState {
+	if isDocMarker(t) {
+		p.bail("document marker inside a quoted scalar")
+	}
+	j := closeQuoteFrom(t, 0, st.q)
+	if j < 0 {
+		return st
+	}
+	if _, key := p.afterNode(t, j); key {
+		p.bail("multi-line key")
+	}
+	return spanState{}
+}
+
+// blockHeader checks a block scalar header at t[i] and returns its chomping
+// ('-', '+' or 0) and explicit indentation (0 when auto-detected).
+func (p *yparser) blockHeader(t []byte, i int, head bool) (chomp byte, incr int) {
+	j := i + 1
+	for range 2 {
+		if j >= len(t) {
+			break
+		}
+		switch c := t[j]; {
+		case (c == '-' || c == '+') && chomp == 0:
+			chomp = c
+		case c >= '1' && c <= '9' && incr == 0:
+			incr = int(c - '0')
+		default:
+			goto rest
+		}
+		j++
+	}
+rest:
+	k := skipSpaces(t, j)
+	if k < len(t) && !(t[k] == '#' && k > j) {
+		p.bail("bad block scalar header")
+	}
+	if chomp == '+' {
+		p.bail("keep-chomped block scalar")
+	}
+	if incr > 0 && head {
+		p.bail("indentation indicator on a value's first line")
+	}
+	return chomp, incr
+}
+
+// scanPlain scans a plain scalar in block context from t[i]. If a ": "
+// follows on the line, it is a key and end is just after the ':';
+// otherwise end is where the scalar's line ends (before a comment).
+func scanPlain(t []byte, i int) (end int, key bool) {
+	colon := indexFrom(t, i, ':')
+	for colon >= 0 && colon+1 < len(t) && t[colon+1] != ' ' && t[colon+1] != '\t' {
+		colon = indexFrom(t, colon+1, ':')
+	}
+	hash := indexFrom(t, i+1, '#')
+	for hash >= 0 && t[hash-1] != ' ' && t[hash-1] != '\t' {
+		hash = indexFrom(t, hash+1, '#')
+	}
+	if colon >= 0 && (hash < 0 || colon < hash) {
+		return colon + 1, true
+	}
+	if hash >= 0 {
+		return hash, false
+	}
+	return len(t), false
+}
+
+func indexFrom(t []byte, i int, c byte) int {
+	if i >= len(t) {
+		return -1
+	}
+	if j := bytes.IndexByte(t[i:], c); j >= 0 {
+		return i + j
+	}
+	return -1
+}
+
+// closeQuote returns the index just after the quoted scalar opening at t[i],
+// or -1 when it does not close on this line.
+func closeQuote(t []byte, i int) int { return closeQuoteFrom(t, i+1, t[i]) }
+
+func closeQuoteFrom(t []byte, j int, q byte) int {
+	start := j
+	for {
+		k := indexFrom(t, j, q)
+		if k < 0 {
+			return -1
+		}
+		if q == '\'' {
+			if k+1 < len(t) && t[k+1] == '\'' {
+				j = k + 2
+				continue
+			}
+			return k + 1
+		}
+		n := 0
+		for b := k - 1; b >= start && t[b] == '\\'; b-- {
+			n++
+		}
+		if n%2 == 1 {
+			j = k + 1
+			continue
+		}
+		return k + 1
+	}
+}
+
+// closeFlow returns the index just after the flow collection opening at
+// t[i], or -1 when it does not close on this line or holds what the fast
+// path leaves to the reference decoder.
+func closeFlow(t []byte, i int) int {
+	depth := 0
+	for j := i; j < len(t); j++ {
+		switch c := t[j]; c {
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		case '"', '\'':
+			if j == i || bytes.IndexByte([]byte(" \t[{,:"), t[j-1]) >= 0 {
+				k := closeQuote(t, j)
+				if k < 0 {
+					return -1
+				}
+				j = k - 1
+			}
+		case '#':
+			if t[j-1] == ' ' || t[j-1] == '\t' {
+				return -1
+			}
+		case '&', '*', '!', '?':
+			if bytes.IndexByte([]byte(" \t[{,"), t[j-1]) >= 0 {
+				return -1 // anchors, aliases, tags, explicit keys: not ours
+			}
+		}
+	}
+	return -1
+}
+
+// internKey returns the keys catalogs use without allocating.
+func internKey(b []byte) string {
+	switch string(b) {
+	case "schema":
+		return "schema"
+	case "name":
+		return "name"
+	case "package":
+		return "package"
+	case "image":
+		return "image"
+	case "type":
+		return "type"
+	case "value":
+		return "value"
+	case "properties":
+		return "properties"
+	case "relatedImages":
+		return "relatedImages"
+	case "entries":
+		return "entries"
+	case "replaces":
+		return "replaces"
+	case "skips":
+		return "skips"
+	case "skipRange":
+		return "skipRange"
+	case "defaultChannel":
+		return "defaultChannel"
+	case "description":
+		return "description"
+	case "icon":
+		return "icon"
+	case "group":
+		return "group"
+	case "kind":
+		return "kind"
+	case "version":
+		return "version"
+	case "packageName":
+		return "packageName"
+	case "versionRange":
+		return "versionRange"
+	case "reference":
+		return "reference"
+	case "message":
+		return "message"
+	}
+	return string(b)
+}
