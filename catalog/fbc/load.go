@@ -36,6 +36,9 @@ type Options struct {
 	MaxFileSize int64
 	// Workers decode files in parallel; 0 means GOMAXPROCS.
 	Workers int
+
+	// reopen opens a file again to read a value back; nil uses the fs.FS.
+	reopen func(name string) (fs.File, error)
 }
 
 // LoadDir loads the catalog in dir. Symlinks that leave dir are refused.
@@ -45,7 +48,10 @@ func LoadDir(ctx context.Context, dir string) (*Config, error) {
 		return nil, err
 	}
 	defer root.Close()
-	return Load(ctx, root.FS(), Options{Prefix: dir})
+	// Values read back later go through a root of their own: this one is
+	// closed when loading is done.
+	reopen := func(name string) (fs.File, error) { return os.OpenInRoot(dir, filepath.FromSlash(name)) }
+	return Load(ctx, root.FS(), Options{Prefix: dir, reopen: reopen})
 }
 
 // Load walks fsys in lexical order and decodes every regular file not
@@ -140,6 +146,13 @@ func loadFile(fsys fs.FS, name string, opts Options) fileResult {
 		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: describeOpenError(err), Err: err}}
 	}
 	cfg, err := Decode(display, data)
+	if cfg != nil {
+		open := opts.reopen
+		if open == nil {
+			open = fsys.Open
+		}
+		cfg.detach(data, &fileSpan{open: open, name: name, size: fi.Size()})
+	}
 	return fileResult{cfg: cfg, err: err}
 }
 

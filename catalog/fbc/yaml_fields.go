@@ -140,7 +140,11 @@ func fastProperties(c *Config) error {
 			if pr.Value.Format != property.YAML || !smallTypes[pr.Type] {
 				continue
 			}
-			if b, ok := yamlToJSON(pr.Value.Raw); ok {
+			raw, err := pr.Value.Bytes()
+			if err != nil {
+				continue
+			}
+			if b, ok := yamlToJSON(raw); ok {
 				pr.Value = property.JSONValue(b)
 			}
 		}

@@ -186,8 +186,8 @@ func (s *Set) add(i int, p Property) error {
 // ParseConstraint decodes an olm.constraint value, refusing one larger than
 // MaxConstraintSize or with no or several predicates at one level.
 func ParseConstraint(v Value) (Constraint, error) {
-	if len(v.Raw) > MaxConstraintSize {
-		return Constraint{}, fmt.Errorf("constraint is %d bytes, more than the %d allowed", len(v.Raw), MaxConstraintSize)
+	if v.Len() > MaxConstraintSize {
+		return Constraint{}, fmt.Errorf("constraint is %d bytes, more than the %d allowed", v.Len(), MaxConstraintSize)
 	}
 	var c Constraint
 	if err := decodeStrict(v, &c); err != nil {

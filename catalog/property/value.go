@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -31,20 +32,86 @@ const (
 	YAML
 )
 
-// Value is a raw value in the format it was written in.
+// Value is a raw value in the format it was written in. It holds its bytes,
+// or, for the large values a catalog carries, only where they are in their
+// file, read back when used: a loaded catalog then costs memory for what
+// validation and resolution need, not for every CSV it mentions.
 type Value struct {
-	Raw    []byte
+	raw    []byte
+	ref    *span
 	Format Format
 }
 
+// span is a byte range of a file, read back through src.
+type span struct {
+	src io.ReaderAt
+	off int64
+	n   int
+}
+
 // JSONValue wraps JSON bytes.
-func JSONValue(b []byte) Value { return Value{Raw: b, Format: JSON} }
+func JSONValue(b []byte) Value { return Value{raw: b, Format: JSON} }
 
 // YAMLValue wraps a YAML span.
-func YAMLValue(b []byte) Value { return Value{Raw: b, Format: YAML} }
+func YAMLValue(b []byte) Value { return Value{raw: b, Format: YAML} }
+
+// Bytes returns the value as written, reading it back from its file when
+// it is held by reference.
+func (v Value) Bytes() ([]byte, error) {
+	if v.ref == nil {
+		return v.raw, nil
+	}
+	b := make([]byte, v.ref.n)
+	if _, err := v.ref.src.ReadAt(b, v.ref.off); err != nil {
+		return nil, fmt.Errorf("read value back from its file: %w", err)
+	}
+	return b, nil
+}
+
+// Len is the size of the value as written.
+func (v Value) Len() int {
+	if v.ref != nil {
+		return v.ref.n
+	}
+	return len(v.raw)
+}
+
+// Detach lets go of buf, the file the value was decoded from: a value that
+// is a slice of buf is copied when shorter than limit, and otherwise kept
+// as a reference to the same bytes in src (which must read the same file).
+// A value that does not point into buf is returned as it is.
+func (v Value) Detach(buf []byte, src io.ReaderAt, limit int) Value {
+	off, ok := offsetIn(buf, v.raw)
+	switch {
+	case !ok:
+		return v
+	case len(v.raw) < limit:
+		v.raw = bytes.Clone(v.raw)
+	default:
+		v.ref, v.raw = &span{src: src, off: int64(off), n: len(v.raw)}, nil
+	}
+	return v
+}
+
+// offsetIn finds where sub starts inside buf, if sub is a slice of it.
+func offsetIn(buf, sub []byte) (int, bool) {
+	if len(sub) == 0 || len(buf) == 0 {
+		return 0, false
+	}
+	off := cap(buf) - cap(sub)
+	if off < 0 || off+len(sub) > len(buf) || &buf[off] != &sub[0] {
+		return 0, false
+	}
+	return off, true
+}
 
 // IsZero reports whether the value is absent.
-func (v Value) IsZero() bool { return len(bytes.TrimSpace(v.Raw)) == 0 }
+func (v Value) IsZero() bool {
+	if v.ref != nil {
+		return false
+	}
+	return len(bytes.TrimSpace(v.raw)) == 0
+}
 
 // Decode unmarshals the value into out with encoding/json semantics,
 // whatever the format it was written in.
@@ -58,17 +125,21 @@ func (v Value) Decode(out any) error {
 
 // JSON returns the value as JSON bytes (compact when converted from YAML).
 func (v Value) JSON() ([]byte, error) {
-	if v.Format == JSON {
-		if v.IsZero() {
-			return []byte("null"), nil
-		}
-		return v.Raw, nil
-	}
-	var x any
-	if err := yaml.Unmarshal(v.Raw, &x); err != nil {
+	raw, err := v.Bytes()
+	if err != nil {
 		return nil, err
 	}
-	x, err := jsonable(x)
+	if v.Format == JSON {
+		if len(bytes.TrimSpace(raw)) == 0 {
+			return []byte("null"), nil
+		}
+		return raw, nil
+	}
+	var x any
+	if err := yaml.Unmarshal(raw, &x); err != nil {
+		return nil, err
+	}
+	x, err = jsonable(x)
 	if err != nil {
 		return nil, err
 	}

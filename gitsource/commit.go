@@ -1,0 +1,277 @@
+package gitsource
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-logr/logr"
+)
+
+// ErrNoChange reports a Commit whose files leave the parent's tree as it
+// was; no commit is written.
+var ErrNoChange = errors.New("nothing to commit: the files are already as requested")
+
+// CommitRequest is one change to write as one commit.
+type CommitRequest struct {
+	// Parent is the commit the change applies to; zero writes a root
+	// commit.
+	Parent plumbing.Hash
+	// Branch (a short name, such as main or olmops/plan-x) is moved to
+	// the new commit.
+	Branch string
+	// Files to write by slash path relative to the repository root. A nil
+	// value deletes the file or the whole folder at that path; files below
+	// a deleted folder in the same request are written into it afresh.
+	Files map[string][]byte
+	// Message of the commit.
+	Message string
+	// Author, also recorded as the committer. When is now when zero.
+	Author object.Signature
+}
+
+// Commit writes req as one commit on top of req.Parent and moves the
+// branch to it, building the tree in memory from the parent's tree; no
+// worktree is involved. The branch moves only when every object is
+// written, and only if no one moved it meanwhile, so a failure leaves it
+// where it was. In a cache clone the local branch only stages the commit
+// for Push: it is overwritten whatever it held.
+func (r *Repo) Commit(ctx context.Context, req CommitRequest) (plumbing.Hash, error) {
+	fail := func(err error) (plumbing.Hash, error) {
+		return plumbing.ZeroHash, fmt.Errorf("gitsource: commit on %s: %w", req.Branch, err)
+	}
+	edits, err := validateCommit(req)
+	if err != nil {
+		return fail(err)
+	}
+	refName := plumbing.NewBranchReferenceName(req.Branch)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old, err := r.r.Storer.Reference(refName)
+	if err != nil && !errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return fail(err)
+	}
+	var base plumbing.Hash
+	var parents []plumbing.Hash
+	if !req.Parent.IsZero() {
+		parent, err := r.r.CommitObject(req.Parent)
+		if err != nil {
+			return fail(fmt.Errorf("parent %s: %w", req.Parent, ErrNotFound))
+		}
+		base, parents = parent.TreeHash, []plumbing.Hash{parent.Hash}
+	}
+	w := &treeWriter{r: r, ctx: ctx}
+	tree, _, err := w.apply(edits, base, "")
+	if err != nil {
+		return fail(err)
+	}
+	if tree.IsZero() {
+		if tree, err = w.put(&object.Tree{}); err != nil {
+			return fail(err)
+		}
+	}
+	if tree == base && len(parents) > 0 {
+		return fail(ErrNoChange)
+	}
+	sig := req.Author
+	if sig.When.IsZero() {
+		sig.When = time.Now()
+	}
+	c := &object.Commit{Author: sig, Committer: sig, Message: req.Message, TreeHash: tree, ParentHashes: parents}
+	h, err := w.put(c)
+	if err != nil {
+		return fail(err)
+	}
+	if err := r.r.Storer.CheckAndSetReference(plumbing.NewHashReference(refName, h), old); err != nil {
+		return fail(fmt.Errorf("move branch: %w", err))
+	}
+	logr.FromContextOrDiscard(ctx).V(1).Info("committed", "branch", req.Branch, "commit", h.String(), "files", len(req.Files))
+	return h, nil
+}
+
+// edit is the part of a CommitRequest below one folder.
+type edit struct {
+	data     []byte // content to write; nil with no children: delete
+	clear    bool   // start from an empty folder (a nil entry with children)
+	children map[string]*edit
+}
+
+func validateCommit(req CommitRequest) (*edit, error) {
+	if err := plumbing.NewBranchReferenceName(req.Branch).Validate(); err != nil || req.Branch == "" {
+		return nil, fmt.Errorf("invalid branch name %q", req.Branch)
+	}
+	if strings.TrimSpace(req.Message) == "" {
+		return nil, errors.New("empty commit message")
+	}
+	if req.Author.Name == "" || req.Author.Email == "" {
+		return nil, errors.New("author name and email are required")
+	}
+	if len(req.Files) == 0 {
+		return nil, ErrNoChange
+	}
+	root := &edit{children: map[string]*edit{}}
+	paths := make([]string, 0, len(req.Files))
+	for p := range req.Files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths) // a folder's own entry comes before the files below it
+	for _, p := range paths {
+		if !fs.ValidPath(p) || p == "." || strings.Contains(p, "\\") {
+			return nil, fmt.Errorf("invalid path %q: want a clean slash path relative to the root", p)
+		}
+		parts := strings.Split(p, "/")
+		for _, part := range parts {
+			if strings.EqualFold(part, ".git") {
+				return nil, fmt.Errorf("invalid path %q: .git is reserved", p)
+			}
+		}
+		n := root
+		for _, part := range parts[:len(parts)-1] {
+			child := n.children[part]
+			switch {
+			case child == nil:
+				child = &edit{children: map[string]*edit{}}
+				n.children[part] = child
+			case child.data != nil:
+				return nil, fmt.Errorf("path %q is written as a file and as a folder", p)
+			case len(child.children) == 0 && !child.clear:
+				child.clear = true // deleted above, now filled afresh
+			}
+			n = child
+		}
+		name := parts[len(parts)-1]
+		if prev := n.children[name]; prev != nil && len(prev.children) > 0 {
+			return nil, fmt.Errorf("path %q is written as a file and as a folder", p)
+		}
+		n.children[name] = &edit{data: req.Files[p], children: map[string]*edit{}}
+	}
+	return root, nil
+}
+
+// treeWriter writes trees and blobs into the repository; the caller holds
+// r.mu.
+type treeWriter struct {
+	r   *Repo
+	ctx context.Context
+}
+
+// apply writes the tree that results from applying e to the tree base
+// (zero for none). It returns the zero hash when the result is empty.
+func (w *treeWriter) apply(e *edit, base plumbing.Hash, dir string) (plumbing.Hash, bool, error) {
+	if err := w.ctx.Err(); err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	entries := map[string]object.TreeEntry{}
+	if !base.IsZero() && !e.clear {
+		t, err := object.GetTree(w.r.r.Storer, base)
+		if err != nil {
+			return plumbing.ZeroHash, false, fmt.Errorf("read tree %s: %w", dir, err)
+		}
+		for _, te := range t.Entries {
+			entries[te.Name] = te
+		}
+	}
+	for name, child := range e.children {
+		p := strings.TrimPrefix(dir+"/"+name, "/")
+		old, had := entries[name]
+		switch {
+		case child.data != nil:
+			h, err := w.putBlob(child.data)
+			if err != nil {
+				return plumbing.ZeroHash, false, err
+			}
+			mode := filemode.Regular
+			if had && old.Mode == filemode.Executable {
+				mode = filemode.Executable
+			}
+			entries[name] = object.TreeEntry{Name: name, Mode: mode, Hash: h}
+		case len(child.children) == 0:
+			delete(entries, name)
+		default:
+			var sub plumbing.Hash
+			if had && old.Mode == filemode.Dir && !child.clear {
+				sub = old.Hash
+			} else if had && old.Mode != filemode.Dir && !child.clear {
+				return plumbing.ZeroHash, false, fmt.Errorf("cannot write below %s: it is a file", p)
+			}
+			h, empty, err := w.apply(child, sub, p)
+			if err != nil {
+				return plumbing.ZeroHash, false, err
+			}
+			if empty {
+				delete(entries, name)
+			} else {
+				entries[name] = object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h}
+			}
+		}
+	}
+	if len(entries) == 0 {
+		return plumbing.ZeroHash, true, nil
+	}
+	t := &object.Tree{Entries: make([]object.TreeEntry, 0, len(entries))}
+	for _, te := range entries {
+		t.Entries = append(t.Entries, te)
+	}
+	sort.Slice(t.Entries, func(i, j int) bool { return gitLess(t.Entries[i], t.Entries[j]) })
+	h, err := w.put(t)
+	return h, false, err
+}
+
+// gitLess is git's tree order: names compare bytewise with a folder's name
+// followed by a slash.
+func gitLess(a, b object.TreeEntry) bool {
+	an, bn := a.Name, b.Name
+	if a.Mode == filemode.Dir {
+		an += "/"
+	}
+	if b.Mode == filemode.Dir {
+		bn += "/"
+	}
+	return an < bn
+}
+
+// putBlob stores data as a blob.
+func (w *treeWriter) putBlob(data []byte) (plumbing.Hash, error) {
+	obj := w.r.r.Storer.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	wr, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := wr.Write(data); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := wr.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return w.store(obj)
+}
+
+// encoder is a tree or a commit.
+type encoder interface {
+	Encode(plumbing.EncodedObject) error
+}
+
+// put stores a tree or a commit.
+func (w *treeWriter) put(o encoder) (plumbing.Hash, error) {
+	obj := w.r.r.Storer.NewEncodedObject()
+	if err := o.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return w.store(obj)
+}
+
+// store writes obj unless the repository has it already.
+func (w *treeWriter) store(obj plumbing.EncodedObject) (plumbing.Hash, error) {
+	if w.r.r.Storer.HasEncodedObject(obj.Hash()) == nil {
+		return obj.Hash(), nil
+	}
+	return w.r.r.Storer.SetEncodedObject(obj)
+}

@@ -1,0 +1,279 @@
+package gitsource
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-logr/logr"
+)
+
+// RemoteName is the remote a Repo fetches from and pushes to.
+const RemoteName = "origin"
+
+var (
+	// ErrAuth reports credentials the remote refused, or no credentials for
+	// a remote that wants them.
+	ErrAuth = errors.New("authentication failed (check the credentials)")
+	// ErrNoRemote reports a Fetch or Push on a local repository without an
+	// origin remote.
+	ErrNoRemote = errors.New("repository has no remote " + RemoteName)
+	// ErrNotFound reports a reference or commit that does not exist.
+	ErrNotFound = errors.New("not found")
+)
+
+// Options say which repository Open opens. Exactly one of URL and Path is
+// set.
+type Options struct {
+	// URL of a remote repository (https://, http://, ssh://, user@host:path
+	// or file://). It is cloned bare into CacheDir on first use and fetched
+	// on every Open after that.
+	URL string
+	// CacheDir holds the clones of remote URLs, one folder per URL (without
+	// credentials). Required with URL.
+	CacheDir string
+	// Path of a repository on disk (bare or with a worktree), opened in
+	// place and not fetched. Commit moves its branch refs but never touches
+	// its worktree or index.
+	Path string
+	// Auth authenticates to URL, or to Path's origin for Fetch and Push.
+	Auth Auth
+}
+
+// Repo is an open repository. Its methods are safe for concurrent use.
+type Repo struct {
+	// mu serialises every use of r: go-git's storage is not safe for
+	// concurrent use.
+	mu     sync.Mutex
+	r      *git.Repository
+	url    string // the remote, redacted; "" for a local repository without origin
+	auth   transport.AuthMethod
+	mirror bool // r is a cache clone: branches are read from refs/remotes/origin
+}
+
+// Open opens the repository opts name; see Options.
+func Open(ctx context.Context, opts Options) (*Repo, error) {
+	switch {
+	case (opts.URL == "") == (opts.Path == ""):
+		return nil, errors.New("gitsource: open: set exactly one of URL and Path")
+	case opts.Path != "":
+		return openPath(ctx, opts)
+	case opts.CacheDir == "":
+		return nil, fmt.Errorf("gitsource: open %s: CacheDir is required with URL", redact(opts.URL))
+	}
+	return openURL(ctx, opts)
+}
+
+func openPath(ctx context.Context, opts Options) (*Repo, error) {
+	r, err := git.PlainOpenWithOptions(opts.Path, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, fmt.Errorf("gitsource: open %s: %w", opts.Path, err)
+	}
+	repo := &Repo{r: r}
+	if rem, err := r.Remote(RemoteName); err == nil && len(rem.Config().URLs) > 0 {
+		url := rem.Config().URLs[0]
+		repo.url = redact(url)
+		if repo.auth, err = opts.Auth.method(url); err != nil {
+			return nil, fmt.Errorf("gitsource: open %s: %w", opts.Path, err)
+		}
+	}
+	logr.FromContextOrDiscard(ctx).V(1).Info("opened repository", "path", opts.Path, "remote", repo.url)
+	return repo, nil
+}
+
+func openURL(ctx context.Context, opts Options) (*Repo, error) {
+	log := logr.FromContextOrDiscard(ctx)
+	display := redact(opts.URL)
+	auth, err := opts.Auth.method(opts.URL)
+	if err != nil {
+		return nil, fmt.Errorf("gitsource: open %s: %w", display, err)
+	}
+	dir := filepath.Join(opts.CacheDir, cacheName(opts.URL))
+	r, err := git.PlainOpen(dir)
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		log.V(1).Info("cloning", "url", display, "cache", dir)
+		if err := clone(ctx, opts.URL, opts.CacheDir, dir, auth); err != nil {
+			return nil, fmt.Errorf("gitsource: clone %s: %w", display, err)
+		}
+		r, err = git.PlainOpen(dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gitsource: open cache %s of %s: %w", dir, display, err)
+	}
+	repo := &Repo{r: r, url: display, auth: auth, mirror: true}
+	if err := repo.Fetch(ctx); err != nil {
+		return nil, err
+	}
+	return repo, nil
+}
+
+// clone initialises a bare repository next to dir, configures origin and
+// renames it into place, so a failed clone leaves no half-made cache.
+// Open fetches right after.
+func clone(ctx context.Context, url, cacheDir, dir string, auth transport.AuthMethod) error {
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(cacheDir, ".clone-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	r, err := git.PlainInit(tmp, true)
+	if err != nil {
+		return err
+	}
+	_, err = r.CreateRemote(&config.RemoteConfig{
+		Name: RemoteName,
+		URLs: []string{url},
+		Fetch: []config.RefSpec{
+			"+refs/heads/*:refs/remotes/" + RemoteName + "/*",
+			"+refs/tags/*:refs/tags/*",
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if err := fetch(ctx, r, auth, true); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil && !isExist(err) {
+		return err
+	}
+	return nil // lost a race with another clone of the same URL: use it
+}
+
+func isExist(err error) bool {
+	return errors.Is(err, os.ErrExist) || strings.Contains(err.Error(), "directory not empty")
+}
+
+// cacheName names the cache folder of url: readable, and unique per URL
+// without credentials.
+func cacheName(url string) string {
+	key := url
+	if ep, err := transport.NewEndpoint(url); err == nil {
+		ep.Password = ""
+		if ep.Protocol == "http" || ep.Protocol == "https" {
+			ep.User = ""
+		}
+		key = ep.String()
+	}
+	sum := sha256.Sum256([]byte(key))
+	base := strings.TrimSuffix(filepath.Base(strings.TrimRight(key, "/")), ".git")
+	base = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '_'
+	}, base)
+	return base + "-" + hex.EncodeToString(sum[:8])
+}
+
+// Fetch brings the remote's branches and tags into the repository. In a
+// cache clone, branches land in refs/remotes/origin and refs the remote no
+// longer has are pruned.
+func (r *Repo) Fetch(ctx context.Context) error {
+	if r.url == "" {
+		return fmt.Errorf("gitsource: fetch: %w", ErrNoRemote)
+	}
+	logr.FromContextOrDiscard(ctx).V(1).Info("fetching", "url", r.url)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := fetch(ctx, r.r, r.auth, r.mirror); err != nil {
+		return fmt.Errorf("gitsource: fetch %s: %w", r.url, err)
+	}
+	return nil
+}
+
+func fetch(ctx context.Context, r *git.Repository, auth transport.AuthMethod, prune bool) error {
+	err := r.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName, Auth: auth, Prune: prune, Tags: git.NoTags})
+	switch {
+	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate), errors.Is(err, transport.ErrEmptyRemoteRepository):
+		return nil
+	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
+		return fmt.Errorf("%w: %w", ErrAuth, err)
+	}
+	return err
+}
+
+// Resolve names a commit: a full ref name (refs/...), a branch, a tag, a
+// full or abbreviated commit hash, or a revision expression such as
+// main~1. In a cache clone a branch name means the remote's branch as last
+// fetched, so a local branch left by a rejected push never hides it; a
+// local branch is used only when the remote has none of that name.
+func (r *Repo) Resolve(ctx context.Context, ref string) (plumbing.Hash, error) {
+	if err := ctx.Err(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h, err := r.resolve(ref)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("gitsource: resolve %q: %w", ref, err)
+	}
+	return h, nil
+}
+
+func (r *Repo) resolve(ref string) (plumbing.Hash, error) {
+	// A revision expression: resolve its base our way, the rest go-git's.
+	if i := strings.IndexAny(ref, "~^"); i > 0 {
+		base, err := r.resolve(ref[:i])
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		h, err := r.r.ResolveRevision(plumbing.Revision(base.String() + ref[i:]))
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("%w: %v", ErrNotFound, err)
+		}
+		return *h, nil
+	}
+	var names []plumbing.ReferenceName
+	switch {
+	case strings.HasPrefix(ref, "refs/") || ref == "HEAD":
+		names = []plumbing.ReferenceName{plumbing.ReferenceName(ref)}
+	case r.mirror:
+		names = []plumbing.ReferenceName{plumbing.NewRemoteReferenceName(RemoteName, ref), plumbing.NewBranchReferenceName(ref), plumbing.NewTagReferenceName(ref)}
+	default:
+		names = []plumbing.ReferenceName{plumbing.NewBranchReferenceName(ref), plumbing.NewTagReferenceName(ref), plumbing.NewRemoteReferenceName(RemoteName, ref)}
+	}
+	for _, name := range names {
+		if rf, err := r.r.Reference(name, true); err == nil {
+			return r.peel(rf.Hash())
+		}
+	}
+	h, err := r.r.ResolveRevision(plumbing.Revision(ref)) // a full or abbreviated hash
+	if err != nil {
+		return plumbing.ZeroHash, ErrNotFound
+	}
+	return r.peel(*h)
+}
+
+// peel follows annotated tags to the commit they name.
+func (r *Repo) peel(h plumbing.Hash) (plumbing.Hash, error) {
+	for range 10 {
+		obj, err := r.r.Object(plumbing.AnyObject, h)
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("object %s: %w", h, ErrNotFound)
+		}
+		switch o := obj.(type) {
+		case *object.Commit:
+			return o.Hash, nil
+		case *object.Tag:
+			h = o.Target
+		default:
+			return plumbing.ZeroHash, fmt.Errorf("%s is a %s, not a commit", h, obj.Type())
+		}
+	}
+	return plumbing.ZeroHash, fmt.Errorf("%s: tags nested too deep", h)
+}
