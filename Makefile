@@ -62,6 +62,9 @@ demo: build
 	@echo
 	@echo "=== olmops graph examples/catalogs/internal acme-db --channel candidate -o dot (Graphviz) ==="
 	@./$(BIN) graph examples/catalogs/internal acme-db --channel candidate -o dot
+	@echo
+	@echo "=== olmops resolve --catalog examples/catalogs/operatorhub --catalog examples/catalogs/internal --subscriptions examples/clusters/prod-east/subscriptions/*.yaml ==="
+	@./$(BIN) resolve --catalog examples/catalogs/operatorhub --catalog examples/catalogs/internal --subscriptions examples/clusters/prod-east/subscriptions/*.yaml
 
 clean:
 	rm -rf bin

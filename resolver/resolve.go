@@ -135,11 +135,9 @@ func (p *problem) explain(e *sat.NotSatisfiable) error {
 	return u
 }
 
-// subscriptionError is a subscription that has no candidates at all, so
-// there is nothing for the solver to choose from.
+// subscriptionError is a subscription that cannot be read (a bad range,
+// an unknown policy, catalogs that tie): a problem with the request, not a
+// conflict the solver could explain.
 func subscriptionError(name string, err error) error {
-	return &Unsatisfiable{
-		Explanation: []string{fmt.Sprintf("subscription %s: %v", name, err)},
-		Cause:       err,
-	}
+	return fmt.Errorf("subscription %s: %w", name, err)
 }

@@ -26,8 +26,9 @@ const (
 type Request struct {
 	// Package to install or upgrade.
 	Package string
-	// Channels to take bundles from; none means every channel (Semver:
-	// every bundle of the package, even those in no channel).
+	// Channels to take bundles from. None means, for Classic, the default
+	// channel (every channel when the package has none), and for Semver
+	// every bundle of the package, even those in no channel.
 	Channels []string
 	// VersionRange limits candidates, in OLM v1 syntax ("" for any).
 	VersionRange string

@@ -110,11 +110,15 @@ func classicCandidates(cat *catalog.Catalog, req Request, rng semver.Range, in *
 		return nil, notFoundf(1, "no operators found in package %s in the catalog referenced by subscription %s", req.Package, sub)
 	}
 	var chans []*catalog.Channel
-	if len(req.Channels) == 0 {
+	switch def := pkg.Channels[pkg.DefaultChannel]; {
+	case len(req.Channels) == 0 && def != nil:
+		// A Subscription without a channel follows the default channel.
+		chans = []*catalog.Channel{def}
+	case len(req.Channels) == 0:
 		for _, name := range pkg.ChannelNames() {
 			chans = append(chans, pkg.Channels[name])
 		}
-	} else {
+	default:
 		for _, name := range req.Channels {
 			if ch := pkg.Channels[name]; ch != nil && !slices.Contains(chans, ch) {
 				chans = append(chans, ch)

@@ -77,7 +77,9 @@ func TestUpgradePath(t *testing.T) {
 	}{
 		{"classic one hop at a time", Request{Package: "etcd", Channels: []string{"stable"}, Policy: Classic, Installed: &Installed{Bundle: "etcd.v0.9.0"}},
 			[]string{"etcd.v0.9.2", "etcd.v0.9.4", "etcd.v1.0.0"}},
-		{"classic fresh install is the default channel head, then alpha's skipRange", Request{Package: "etcd", Policy: Classic},
+		{"classic without a channel stays on the default channel", Request{Package: "etcd", Policy: Classic},
+			[]string{"etcd.v1.0.0"}},
+		{"classic over two channels: the default head, then alpha's skipRange", Request{Package: "etcd", Channels: []string{"stable", "alpha"}, Policy: Classic},
 			[]string{"etcd.v1.0.0", "etcd.v1.1.0-rc.1"}},
 		{"classic starting CSV, then upgrades", Request{Package: "etcd", Channels: []string{"stable"}, Policy: Classic, StartingCSV: "etcd.v0.9.2"},
 			[]string{"etcd.v0.9.2", "etcd.v0.9.4", "etcd.v1.0.0"}},

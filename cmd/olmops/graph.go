@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/olmops/olmops/catalog"
+	olmsemver "github.com/olmops/olmops/resolver/semver"
 )
 
 type graphOptions struct {
@@ -213,16 +214,13 @@ func buildChannelGraph(ch *catalog.Channel) channelGraph {
 }
 
 // skipRangeCovers returns the other entries of the channel whose bundle
-// version e's skipRange covers, in entry order.
-//
-// The range is evaluated with Masterminds semver constraints for now; OLM's
-// own range semantics (blang/semver ranges, prerelease handling) arrive with
-// the resolver package, which this should then call.
+// version e's skipRange covers, in entry order, with the classic range
+// semantics the resolver evaluates skipRange with.
 func skipRangeCovers(e *catalog.Entry, entries []*catalog.Entry) []string {
 	if e.SkipRange == "" {
 		return nil
 	}
-	c, err := semver.NewConstraint(e.SkipRange)
+	rng, err := olmsemver.ParseClassicRange(e.SkipRange)
 	if err != nil {
 		return nil
 	}
@@ -231,7 +229,7 @@ func skipRangeCovers(e *catalog.Entry, entries []*catalog.Entry) []string {
 		if o == e || o.Bundle == nil || o.Bundle.Version == nil {
 			continue
 		}
-		if c.Check(o.Bundle.Version) {
+		if rng.Contains(o.Bundle.Version) {
 			out = append(out, o.Name)
 		}
 	}

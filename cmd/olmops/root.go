@@ -38,6 +38,7 @@ Exit codes: 0 success, 1 findings (an invalid catalog), 2 usage or I/O error.`,
 		newValidateCmd(s),
 		newCatalogCmd(s),
 		newGraphCmd(s),
+		newResolveCmd(s),
 	)
 	return root
 }
