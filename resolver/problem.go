@@ -24,6 +24,7 @@ type problem struct {
 	order   []sat.Identifier // bundle variables in discovery order
 	queue   []*bundleVar
 	ranks   map[*catalog.Channel]map[string]int
+	skipped map[*catalog.Channel]map[string]bool
 }
 
 type subscriptionVar struct {
@@ -53,7 +54,8 @@ type bundleVar struct {
 }
 
 func newProblem(ns Namespace) *problem {
-	return &problem{ns: ns, bundles: map[sat.Identifier]*bundleVar{}, ranks: map[*catalog.Channel]map[string]int{}}
+	return &problem{ns: ns, bundles: map[sat.Identifier]*bundleVar{},
+		ranks: map[*catalog.Channel]map[string]int{}, skipped: map[*catalog.Channel]map[string]bool{}}
 }
 
 func bundleID(cat *catalog.Catalog, ch *catalog.Channel, name string) sat.Identifier {
@@ -162,7 +164,17 @@ func (p *problem) constrain(bv *bundleVar) error {
 		msg := fmt.Sprintf("bundle %s requires an operator with package: %s and with version in range: %s", b.Name, req.PackageName, req.VersionRange)
 		bv.constraints = append(bv.constraints, sat.WithMessage(sat.Dependency(ids...), msg))
 	}
-	for _, c := range b.Props.Constraints {
+	for _, prop := range b.Properties {
+		if prop.Type != property.TypeConstraint {
+			continue
+		}
+		// Parsed again rather than read from Props: a constraint the
+		// catalog could not parse leaves the answer undefined, so it stops
+		// the resolution instead of vanishing.
+		c, err := property.ParseConstraint(prop.Value)
+		if err != nil {
+			return fmt.Errorf("%s: bundle %s: olm.constraint: %w", prop.Pos, b.Name, err)
+		}
 		cond, err := p.compileConstraint(bv, c, 0, false)
 		if err != nil {
 			return fmt.Errorf("%s: bundle %s: olm.constraint: %w", b.Pos, b.Name, err)
@@ -208,13 +220,31 @@ func (p *problem) packageProviders(dep *bundleVar, req property.PackageRequired)
 	return p.ordered(dep, cands), nil
 }
 
-// entries are the variables of a bundle: one per channel it is in.
+// entries are the variables of a bundle: one per channel it is in, except
+// channels where another entry skips it. A skipped entry is never offered
+// as a dependency, as in OLM classic.
 func (p *problem) entries(cat *catalog.Catalog, b *catalog.Bundle, subCatalog string) []*bundleVar {
 	out := make([]*bundleVar, 0, len(b.Channels))
 	for _, ch := range b.Channels {
-		out = append(out, p.bundle(cat, ch, b, b.Package.Name, b.Name, subCatalog))
+		if !p.skippedIn(ch)[b.Name] {
+			out = append(out, p.bundle(cat, ch, b, b.Package.Name, b.Name, subCatalog))
+		}
 	}
 	return out
+}
+
+func (p *problem) skippedIn(ch *catalog.Channel) map[string]bool {
+	s, ok := p.skipped[ch]
+	if !ok {
+		s = map[string]bool{}
+		for _, e := range ch.Entries {
+			for _, name := range e.Skips {
+				s[name] = true
+			}
+		}
+		p.skipped[ch] = s
+	}
+	return s
 }
 
 // ordered sorts dependency candidates by OLM's preferences: the

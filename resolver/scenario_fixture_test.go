@@ -65,6 +65,7 @@ type scenario struct {
 
 type fxCatalog struct {
 	Name      string            `yaml:"name"`
+	Namespace string            `yaml:"namespace"`
 	Priority  int               `yaml:"priority"`
 	Available *bool             `yaml:"available"`
 	Labels    map[string]string `yaml:"labels"`
@@ -100,6 +101,8 @@ type fxBundle struct {
 	Requires         []string         `yaml:"requires"`
 	RequiresPackages []map[string]any `yaml:"requiresPackages"`
 	Properties       any              `yaml:"properties"`
+	Dependencies     []any            `yaml:"dependencies"`
+	SourceCatalog    string           `yaml:"sourceCatalog"`
 }
 
 type fxDeprecation struct {
@@ -158,6 +161,7 @@ type fxExpect struct {
 	Successors          []string       `yaml:"successors"`
 	Order               []string       `yaml:"order"`
 	Installs            []any          `yaml:"installs"`
+	Operators           []string       `yaml:"operators"`
 	NotSatisfiable      []string       `yaml:"notSatisfiable"`
 	SubscriptionStatus  []fxSubStatus  `yaml:"subscriptionStatus"`
 	Raw                 map[string]any `yaml:",inline"`

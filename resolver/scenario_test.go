@@ -16,13 +16,15 @@ import (
 // Skip reasons; docs/resolver-semantics.md lists each as a deliberate
 // difference or as work that belongs elsewhere.
 const (
-	skipSAT          = "SAT: lead"
-	skipUnsubscribed = "operators installed without a subscription: olmops resolves the subscriptions of a namespace, and every installed operator in a GitOps repo has one"
-	skipFault        = "fault injection into operator-controller's catalog walker: olmops resolves over catalogs already loaded from files, there is no walker to fail"
-	skipSelector     = "catalog label selector validation belongs to the ClusterExtension reader, not the resolver"
-	skipFailFwd      = "fail-forward upgrade strategy reasons over installed CSV phases: SAT: lead"
-	skipGVKString    = "parsing of OLM classic's provided-APIs annotation (Kind.version.group) is CSV reading, not upgrade edges"
-	skipOther        = "not an upgrade-edge scenario (validate: catalog package; solver: SAT: lead)"
+	skipSAT           = "a solver-level scenario of OLM v1 semantics: v1 resolves one package at a time"
+	skipSourceCatalog = "a bundle whose cache entry claims another catalog source is an OLM cache internal; in olmops a bundle belongs to the catalog it is read from"
+	skipLabel         = "olm.label dependencies (a bundle requiring another bundle's olm.label property) are OLM classic's legacy dependency type; olmops resolves olm.gvk, olm.package and olm.constraint dependencies"
+	skipUnsubscribed  = "operators installed without a subscription: olmops resolves the subscriptions of a namespace, and every installed operator in a GitOps repo has one"
+	skipFault         = "fault injection into operator-controller's catalog walker: olmops resolves over catalogs already loaded from files, there is no walker to fail"
+	skipSelector      = "catalog label selector validation belongs to the ClusterExtension reader, not the resolver"
+	skipFailFwd       = "the TechPreviewUnsafeFailForward upgrade strategy reasons over installed CSV phases (Failed, Replacing), which a GitOps repo does not record"
+	skipGVKString     = "parsing of OLM classic's provided-APIs annotation (Kind.version.group) is CSV reading, not upgrade edges"
+	skipOther         = "validate-level scenario: run by package catalog (catalog/scenarios_test.go)"
 )
 
 // TestScenarios runs the v1 and classic scenarios of the shared corpus
@@ -41,7 +43,7 @@ func TestScenarios(t *testing.T) {
 func runScenario(t *testing.T, s scenario) {
 	switch {
 	case s.decodeErr != nil:
-		t.Skipf("fixture given in prose upstream (SAT: lead): %v", s.decodeErr)
+		t.Skipf("fixture given in prose upstream, not restated as data: %v", s.decodeErr)
 	case s.Semantics == "v1" && s.Level == "resolve":
 		runV1Resolve(t, s)
 	case s.Semantics == "v1" && s.Level == "successors":
@@ -54,6 +56,8 @@ func runScenario(t *testing.T, s scenario) {
 		runClassicSort(t, s)
 	case s.Semantics == "classic" && s.ID == "classic-gvk-string-parsing":
 		t.Skip(skipGVKString)
+	case s.Semantics == "classic" && s.Level == "solver":
+		runClassicSolver(t, s)
 	case s.Level == "solver":
 		t.Skip(skipSAT)
 	default:
@@ -84,7 +88,11 @@ func scenarioCatalogs(t *testing.T, s scenario) []*catalog.Catalog {
 			}
 		}
 		if match {
-			cats = append(cats, buildCatalog(t, c.Name, c.Priority, c.Packages))
+			name := c.Name
+			if c.Namespace != "" {
+				name += "/" + c.Namespace // a classic CatalogSource is name/namespace
+			}
+			cats = append(cats, buildCatalog(t, name, c.Priority, c.Packages))
 		}
 	}
 	return cats
@@ -502,4 +510,76 @@ func checkDependencies(t *testing.T, want any, got []Dependency) {
 			t.Errorf("dependency %d name %q, want %v", i, d.Name, n)
 		}
 	}
+}
+
+// runClassicSolver runs OLM classic's solver-level scenarios through
+// Resolve: the set of operators the namespace ends with is the chosen
+// bundle of every subscription plus the proposed dependencies.
+func runClassicSolver(t *testing.T, s scenario) {
+	if why := classicSkip(s); why != "" {
+		t.Skip(why)
+	}
+	for _, c := range s.Catalogs {
+		for _, p := range c.Packages {
+			for _, b := range p.Bundles {
+				if len(b.Dependencies) > 0 {
+					t.Skip(skipLabel)
+				}
+				if b.SourceCatalog != "" {
+					t.Skip(skipSourceCatalog)
+				}
+			}
+		}
+	}
+	ns := Namespace{Catalogs: classicCatalogs(t, s)}
+	for _, sub := range s.Subscriptions {
+		req := Request{Package: sub.Package, StartingCSV: sub.StartingCSV, Name: sub.Name, Policy: Classic, Catalog: sub.Catalog}
+		if sub.Channel != "" {
+			req.Channels = []string{sub.Channel}
+		}
+		for _, csv := range s.InstalledSet {
+			if csv.Name == sub.InstalledCSV && sub.InstalledCSV != "" {
+				req.Installed = &Installed{Bundle: csv.Name, Version: csv.Version}
+			}
+		}
+		ns.Subscriptions = append(ns.Subscriptions, Subscription{Request: req})
+	}
+	sol, err := Resolve(t.Context(), ns)
+	e := s.Expect
+	wantErr := e.ErrorType != "" || e.ErrorContains != nil || e.Error != nil
+	if wantErr {
+		if err == nil {
+			t.Fatalf("want an error (%v%v%v), resolved instead", e.ErrorType, deref(e.ErrorContains), e.Error)
+		}
+		if e.ErrorContains != nil && !strings.Contains(err.Error(), *e.ErrorContains) {
+			t.Errorf("error %q does not contain %q", err, *e.ErrorContains)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("unexpected error: %v", err)
+	}
+	// OLM's solver returns the operators that change: new installs and
+	// upgrades, not what stays.
+	var got []string
+	for _, r := range sol.Subscriptions {
+		if r.Edge.Kind != EdgeStay && !slices.Contains(got, r.BundleName) {
+			got = append(got, r.BundleName)
+		}
+	}
+	for _, d := range sol.Dependencies {
+		got = append(got, d.StartingCSV)
+	}
+	slices.Sort(got)
+	want := slices.Sorted(slices.Values(e.Operators))
+	if !slices.Equal(got, want) {
+		t.Errorf("operators %q, want %q", got, want)
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

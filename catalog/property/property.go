@@ -1,6 +1,7 @@
 package property
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -190,7 +191,15 @@ func ParseConstraint(v Value) (Constraint, error) {
 		return Constraint{}, fmt.Errorf("constraint is %d bytes, more than the %d allowed", v.Len(), MaxConstraintSize)
 	}
 	var c Constraint
-	if err := decodeStrict(v, &c); err != nil {
+	b, err := v.JSON()
+	if err != nil {
+		return Constraint{}, err
+	}
+	// Unknown fields are refused, as OLM does: a misspelt predicate must
+	// not silently turn into no constraint.
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
 		return Constraint{}, err
 	}
 	if err := c.check(0); err != nil {

@@ -147,14 +147,33 @@ func (h *search) pop() {
 	h.queue[h.head] = g.choice
 }
 
-// met reports whether a choice needs no guess: a variable among options
-// was installed by an earlier guess, or an Or operand among options already
-// holds under the current guesses.
+// met reports whether a choice needs no guess: one of its options is
+// already met by earlier guesses.
 func (h *search) met(options []option) bool {
 	for _, o := range options {
-		if o.variable && h.chosen[h.s.e.index(o.m)] || !o.variable && h.s.value(o.m) {
+		if h.optionMet(o) {
 			return true
 		}
 	}
 	return false
+}
+
+// optionMet: a variable is met when an earlier guess installed it; an Or
+// operand when every choice it would queue is met. Only an operand that
+// queues nothing (a Not, a Conflict) falls back to its value in the
+// solver's current model: that model is arbitrary, and trusting it for an
+// operand with choices would skip the preferences inside it.
+func (h *search) optionMet(o option) bool {
+	if o.variable {
+		return h.chosen[h.s.e.index(o.m)]
+	}
+	if len(o.then) == 0 {
+		return h.s.value(o.m)
+	}
+	for _, options := range o.then {
+		if !h.met(options) {
+			return false
+		}
+	}
+	return true
 }

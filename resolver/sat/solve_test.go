@@ -387,3 +387,28 @@ func pigeons(p, h int) []Variable {
 	}
 	return vars
 }
+
+// TestAnyKeepsPreferenceInsideOperands pins a fix: an any whose operand
+// merely held in the solver's arbitrary model was skipped, and the
+// operand's own candidate order was lost (the older bundle won).
+func TestAnyKeepsPreferenceInsideOperands(t *testing.T) {
+	for _, c := range []Constraint{
+		Or(Dependency("new", "old"), Dependency("new", "old")),
+		Or(Dependency("new", "old"), Dependency()),
+		WithMessage(Or(Dependency("new", "old")), "any"),
+	} {
+		vars := []Variable{
+			NewVar("sub", Mandatory(), Dependency("app")),
+			NewVar("app", c),
+			NewVar("old"), NewVar("new"), // declared oldest first on purpose
+			NewVar("pkg", AtMost(1, "new", "old")),
+		}
+		got, err := Solve(t.Context(), vars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last := got[len(got)-1].Identifier(); last != "new" {
+			t.Errorf("%s: installed %v, want the preferred candidate new", c.String("app"), got)
+		}
+	}
+}
