@@ -9,14 +9,21 @@ LDFLAGS  := -X main.version=$(VERSION)
 TIMEOUT  ?= 10m
 FUZZTIME ?= 30s
 
-.PHONY: all build test bench fuzz lint generate verify demo clean
+.PHONY: all build test bench fuzz lint generate verify demo clean deps
 
 all: build
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/olmops
 
-test:
+# The tests run git's own server (git http-backend): install git when a
+# fresh machine lacks it.
+deps:
+	@command -v git >/dev/null 2>&1 || { \
+		echo "installing git (needed by the gitsource tests)"; \
+		apt-get update -qq && apt-get install -y -qq git; }
+
+test: deps
 	$(GO) vet ./...
 	$(GO) test -timeout $(TIMEOUT) ./...
 
