@@ -161,7 +161,7 @@ type fxExpect struct {
 	Successors          []string       `yaml:"successors"`
 	Order               []string       `yaml:"order"`
 	Installs            []any          `yaml:"installs"`
-	Operators           []string       `yaml:"operators"`
+	Operators           []any          `yaml:"operators"` // names, or {name, channel, catalog}
 	NotSatisfiable      []string       `yaml:"notSatisfiable"`
 	SubscriptionStatus  []fxSubStatus  `yaml:"subscriptionStatus"`
 	Raw                 map[string]any `yaml:",inline"`

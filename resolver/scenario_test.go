@@ -561,19 +561,47 @@ func runClassicSolver(t *testing.T, s scenario) {
 	}
 	// OLM's solver returns the operators that change: new installs and
 	// upgrades, not what stays.
-	var got []string
+	type operator struct{ name, channel, catalog string }
+	var got []operator
+	add := func(name string, cat *catalog.Catalog, ch *catalog.Channel) {
+		o := operator{name: name}
+		if ch != nil {
+			o.channel = ch.Name
+		}
+		if cat != nil {
+			o.catalog = cat.Name
+		}
+		if !slices.Contains(got, o) {
+			got = append(got, o)
+		}
+	}
 	for _, r := range sol.Subscriptions {
-		if r.Edge.Kind != EdgeStay && !slices.Contains(got, r.BundleName) {
-			got = append(got, r.BundleName)
+		if r.Edge.Kind != EdgeStay {
+			add(r.BundleName, r.Catalog, r.Channel)
 		}
 	}
 	for _, d := range sol.Dependencies {
-		got = append(got, d.StartingCSV)
+		add(d.StartingCSV, d.Catalog, d.Channel)
 	}
-	slices.Sort(got)
-	want := slices.Sorted(slices.Values(e.Operators))
-	if !slices.Equal(got, want) {
-		t.Errorf("operators %q, want %q", got, want)
+	if len(got) != len(e.Operators) {
+		t.Errorf("operators %v, want %v", got, e.Operators)
+	}
+	for _, w := range e.Operators {
+		want := operator{}
+		switch v := w.(type) {
+		case string:
+			want.name = v
+		case map[string]any:
+			want.name, _ = v["name"].(string)
+			want.channel, _ = v["channel"].(string)
+			want.catalog, _ = v["catalog"].(string)
+		}
+		ok := slices.ContainsFunc(got, func(g operator) bool {
+			return g.name == want.name && (want.channel == "" || g.channel == want.channel) && (want.catalog == "" || g.catalog == want.catalog)
+		})
+		if !ok {
+			t.Errorf("operators %v do not include %+v", got, want)
+		}
 	}
 }
 
