@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -89,11 +88,8 @@ func (c *Catalog) addBundle(fb fbc.Bundle) {
 		return
 	}
 	b := &Bundle{Package: p, Pos: fb.Pos, Name: fb.Name, Image: fb.Image, Properties: fb.Properties, RelatedImages: fb.RelatedImages}
-	var errs []error
-	b.Props, errs = property.Parse(fb.Properties)
-	if len(errs) > 0 {
-		c.propertyProblems(b)
-	}
+	b.Props, _ = property.Parse(fb.Properties)
+	c.propertyProblems(b)
 	switch n := len(b.Props.Packages); {
 	case n != 1:
 		c.problemf(b.Pos, p.Name, "", b.Name, "package %q bundle %q must have exactly 1 %q property, found %d", p.Name, b.Name, property.TypePackage, n)
@@ -114,20 +110,13 @@ func (c *Catalog) addBundle(fb fbc.Bundle) {
 // propertyProblems reports each property of b that does not parse, worded
 // as opm words it (with the property's index in the list).
 func (c *Catalog) propertyProblems(b *Bundle) {
-	for i, prop := range b.Properties {
-		_, errs := property.Parse([]property.Property{prop})
-		for _, err := range errs {
-			inner := err
-			if u := errors.Unwrap(err); u != nil {
-				inner = u
-			}
-			pos := prop.Pos
-			if pos.File == "" {
-				pos = b.Pos
-			}
-			c.problem(Problem{Pos: pos, Package: b.Package.Name, Bundle: b.Name, Err: err,
-				Message: fmt.Sprintf("parse properties for bundle %q: parse property[%d] of type %q: %v", b.Name, i, prop.Type, inner)})
+	for _, e := range b.Props.Invalid {
+		pos := e.Pos
+		if pos.File == "" {
+			pos = b.Pos
 		}
+		c.problem(Problem{Pos: pos, Package: b.Package.Name, Bundle: b.Name, Err: e,
+			Message: fmt.Sprintf("parse properties for bundle %q: parse property[%d] of type %q: %v", b.Name, e.Index, e.Type, e.Err)})
 	}
 }
 

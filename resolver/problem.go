@@ -164,17 +164,14 @@ func (p *problem) constrain(bv *bundleVar) error {
 		msg := fmt.Sprintf("bundle %s requires an operator with package: %s and with version in range: %s", b.Name, req.PackageName, req.VersionRange)
 		bv.constraints = append(bv.constraints, sat.WithMessage(sat.Dependency(ids...), msg))
 	}
-	for _, prop := range b.Properties {
-		if prop.Type != property.TypeConstraint {
-			continue
+	// A constraint the catalog could not parse leaves the answer
+	// undefined: it stops the resolution instead of vanishing.
+	for _, e := range b.Props.Invalid {
+		if e.Type == property.TypeConstraint {
+			return fmt.Errorf("%s: bundle %s: olm.constraint: %w", e.Pos, b.Name, e.Err)
 		}
-		// Parsed again rather than read from Props: a constraint the
-		// catalog could not parse leaves the answer undefined, so it stops
-		// the resolution instead of vanishing.
-		c, err := property.ParseConstraint(prop.Value)
-		if err != nil {
-			return fmt.Errorf("%s: bundle %s: olm.constraint: %w", prop.Pos, b.Name, err)
-		}
+	}
+	for _, c := range b.Props.Constraints {
 		cond, err := p.compileConstraint(bv, c, 0, false)
 		if err != nil {
 			return fmt.Errorf("%s: bundle %s: olm.constraint: %w", b.Pos, b.Name, err)

@@ -115,16 +115,34 @@ type Set struct {
 	// BundleObjects and CSVMetadata are indexes into the properties list.
 	BundleObjects []int
 	CSVMetadata   int
+	// Invalid are the properties of a known type that did not parse, so
+	// that a caller can tell a missing property from a broken one.
+	Invalid []*Error
 }
 
-// Parse types every property it knows. Each problem is reported with the
-// property's position; parsing goes on past a bad property.
+// Error is a property of a known type that does not parse.
+type Error struct {
+	Pos Pos
+	// Index is the property's place in the list it came from.
+	Index int
+	Type  string
+	Err   error
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: parse property %q: %v", e.Pos, e.Type, e.Err) }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Parse types every property it knows. Parsing goes on past a bad
+// property; every failure is in Set.Invalid and returned as an error.
 func Parse(props []Property) (Set, []error) {
 	s := Set{CSVMetadata: -1}
 	var errs []error
 	for i, p := range props {
 		if err := s.add(i, p); err != nil {
-			errs = append(errs, fmt.Errorf("%s: parse property %q: %w", p.Pos, p.Type, err))
+			e := &Error{Pos: p.Pos, Index: i, Type: p.Type, Err: err}
+			s.Invalid = append(s.Invalid, e)
+			errs = append(errs, e)
 		}
 	}
 	return s, errs
