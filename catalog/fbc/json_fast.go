@@ -37,14 +37,7 @@ func decodeJSONFast(path string, data []byte) (c *Config, ok bool) {
 	if !utf8.Valid(data) {
 		return nil, false
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			if _, isBail := r.(errBail); !isBail && strictFast {
-				panic(r)
-			}
-			c, ok = nil, false
-		}
-	}()
+	defer fallBack(&c, &ok)
 	p := &jparser{path: path, data: data, lines: newLineIndex(data)}
 	c = &Config{}
 	for i := skipSpace(data, 0); i < len(data); i = skipSpace(data, i) {

@@ -24,9 +24,21 @@ import (
 // errBail aborts the fast path; decodeYAMLFast recovers it.
 type errBail struct{ why string }
 
-// strictFast makes decodeYAMLFast re-panic on anything but errBail; the
+// strictFast makes the fast paths re-panic on anything but errBail; the
 // tests set it so that a bug shows up instead of a silent fallback.
 var strictFast = false
+
+// fallBack, deferred by a fast path, turns a bail into "not decoded here":
+// the result is cleared and the caller takes the reference decoder.
+func fallBack[T any](out *T, ok *bool) {
+	if r := recover(); r != nil {
+		if _, isBail := r.(errBail); !isBail && strictFast {
+			panic(r)
+		}
+		var zero T
+		*out, *ok = zero, false
+	}
+}
 
 // maxFastDepth bounds nesting on the fast path; deeper input falls back.
 const maxFastDepth = 200
@@ -227,14 +239,7 @@ func decodeYAMLFast(path string, data []byte) (c *Config, ok bool) {
 	if !fastEligible(data) {
 		return nil, false
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			if _, isBail := r.(errBail); !isBail && strictFast {
-				panic(r)
-			}
-			c, ok = nil, false
-		}
-	}()
+	defer fallBack(&c, &ok)
 	p := &yparser{path: path, data: data}
 	p.getScratch()
 	defer p.putScratch()

@@ -164,14 +164,7 @@ func fastProperties(c *Config) error {
 // yamlToJSON converts a small self-contained YAML value to compact JSON
 // with the same meaning as yaml.v3 gives it, or reports false.
 func yamlToJSON(raw []byte) (out []byte, ok bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			if _, isBail := r.(errBail); !isBail && strictFast {
-				panic(r)
-			}
-			out, ok = nil, false
-		}
-	}()
+	defer fallBack(&out, &ok)
 	if !fastEligible(raw) {
 		return nil, false
 	}
