@@ -89,7 +89,7 @@ func (p *problem) celProviders(dep *bundleVar, rule string) ([]sat.Identifier, e
 			pkg := cat.Packages[pn]
 			for _, bn := range pkg.BundleNames() {
 				b := pkg.Bundles[bn]
-				ok, err := evalCEL(prg, b)
+				ok, err := evalCEL(prg, p.celInput(b))
 				if err != nil {
 					return nil, fmt.Errorf("cel rule %q on bundle %s: %w", rule, b.Name, err)
 				}
@@ -166,7 +166,18 @@ func compileCEL(rule string) (cel.Program, error) {
 	return prg, nil
 }
 
-func evalCEL(prg cel.Program, b *catalog.Bundle) (bool, error) {
+// celInput is a bundle's properties as CEL sees them, decoded once per
+// resolution however many rules test the bundle.
+func (p *problem) celInput(b *catalog.Bundle) map[string]any {
+	in, ok := p.cel[b]
+	if !ok {
+		in = map[string]any{"properties": celProperties(b)}
+		p.cel[b] = in
+	}
+	return in
+}
+
+func celProperties(b *catalog.Bundle) []map[string]any {
 	props := make([]map[string]any, 0, len(b.Properties))
 	for _, pr := range b.Properties {
 		if pr.Type == property.TypeCSVMetadata || pr.Type == property.TypeBundleObject {
@@ -182,7 +193,11 @@ func evalCEL(prg cel.Program, b *catalog.Bundle) (bool, error) {
 		}
 		props = append(props, map[string]any{"type": pr.Type, "value": v})
 	}
-	out, _, err := prg.Eval(map[string]any{"properties": props})
+	return props
+}
+
+func evalCEL(prg cel.Program, in map[string]any) (bool, error) {
+	out, _, err := prg.Eval(in)
 	if err != nil {
 		return false, err
 	}

@@ -25,6 +25,7 @@ type problem struct {
 	queue   []*bundleVar
 	ranks   map[*catalog.Channel]map[string]int
 	skipped map[*catalog.Channel]map[string]bool
+	cel     map[*catalog.Bundle]map[string]any
 }
 
 type subscriptionVar struct {
@@ -55,7 +56,8 @@ type bundleVar struct {
 
 func newProblem(ns Namespace) *problem {
 	return &problem{ns: ns, bundles: map[sat.Identifier]*bundleVar{},
-		ranks: map[*catalog.Channel]map[string]int{}, skipped: map[*catalog.Channel]map[string]bool{}}
+		ranks: map[*catalog.Channel]map[string]int{}, skipped: map[*catalog.Channel]map[string]bool{},
+		cel: map[*catalog.Bundle]map[string]any{}}
 }
 
 func bundleID(cat *catalog.Catalog, ch *catalog.Channel, name string) sat.Identifier {
@@ -336,7 +338,7 @@ func (p *problem) variables() []sat.Variable {
 	for _, id := range p.order {
 		bv := p.bundles[id]
 		vars = append(vars, sat.NewVar(id, bv.constraints...))
-		pkg := bv.packageName()
+		pkg := bv.pkg
 		if _, ok := byPackage[pkg]; !ok {
 			pkgs = append(pkgs, pkg)
 		}
@@ -369,12 +371,10 @@ func (p *problem) variables() []sat.Variable {
 func distinctPackages(p *problem, ids []sat.Identifier) int {
 	seen := map[string]bool{}
 	for _, id := range ids {
-		seen[p.bundles[id].packageName()] = true
+		seen[p.bundles[id].pkg] = true
 	}
 	return len(seen)
 }
-
-func (bv *bundleVar) packageName() string { return bv.pkg }
 
 func subscriptionRequires(name string, ids []sat.Identifier) string {
 	if len(ids) == 1 {

@@ -117,9 +117,9 @@ func Resolve(ctx context.Context, ns Namespace) (*Solution, error) {
 		return nil, err
 	}
 	installed, err := sat.Solve(ctx, p.variables())
-	var ns2 *sat.NotSatisfiable
-	if errors.As(err, &ns2) {
-		return nil, p.explain(ns2)
+	var unsat *sat.NotSatisfiable
+	if errors.As(err, &unsat) {
+		return nil, p.explain(unsat)
 	}
 	if err != nil {
 		return nil, err

@@ -390,29 +390,30 @@ func classicCatalogs(t *testing.T, s scenario) []*catalog.Catalog {
 	return scenarioCatalogs(t, s)
 }
 
-func runClassicResolve(t *testing.T, s scenario) {
-	if why := classicSkip(s); why != "" {
-		t.Skip(why)
-	}
+// classicNamespace turns a classic scenario's subscriptions and installed
+// CSVs into one namespace to resolve.
+func classicNamespace(t *testing.T, s scenario) Namespace {
 	ns := Namespace{Catalogs: classicCatalogs(t, s)}
-	installedBy := map[string]string{}
 	for _, sub := range s.Subscriptions {
 		req := Request{Package: sub.Package, StartingCSV: sub.StartingCSV, Name: sub.Name, Policy: Classic, Catalog: sub.Catalog}
-		if len(s.Catalogs) > 0 {
-			req.Catalog = ""
-		}
 		if sub.Channel != "" {
 			req.Channels = []string{sub.Channel}
 		}
 		for _, csv := range s.InstalledSet {
 			if csv.Name == sub.InstalledCSV && sub.InstalledCSV != "" {
 				req.Installed = &Installed{Bundle: csv.Name, Version: csv.Version}
-				installedBy[sub.Name] = csv.Name
 			}
 		}
 		ns.Subscriptions = append(ns.Subscriptions, Subscription{Request: req})
 	}
-	sol, err := Resolve(t.Context(), ns)
+	return ns
+}
+
+func runClassicResolve(t *testing.T, s scenario) {
+	if why := classicSkip(s); why != "" {
+		t.Skip(why)
+	}
+	sol, err := Resolve(t.Context(), classicNamespace(t, s))
 	if checkClassicError(t, s.Expect, err) {
 		return
 	}
@@ -531,20 +532,7 @@ func runClassicSolver(t *testing.T, s scenario) {
 			}
 		}
 	}
-	ns := Namespace{Catalogs: classicCatalogs(t, s)}
-	for _, sub := range s.Subscriptions {
-		req := Request{Package: sub.Package, StartingCSV: sub.StartingCSV, Name: sub.Name, Policy: Classic, Catalog: sub.Catalog}
-		if sub.Channel != "" {
-			req.Channels = []string{sub.Channel}
-		}
-		for _, csv := range s.InstalledSet {
-			if csv.Name == sub.InstalledCSV && sub.InstalledCSV != "" {
-				req.Installed = &Installed{Bundle: csv.Name, Version: csv.Version}
-			}
-		}
-		ns.Subscriptions = append(ns.Subscriptions, Subscription{Request: req})
-	}
-	sol, err := Resolve(t.Context(), ns)
+	sol, err := Resolve(t.Context(), classicNamespace(t, s))
 	e := s.Expect
 	wantErr := e.ErrorType != "" || e.ErrorContains != nil || e.Error != nil
 	if wantErr {

@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/olmops/olmops/resolver/sat"
@@ -81,22 +82,13 @@ func (p *problem) requiredBy(id sat.Identifier, on map[sat.Identifier]bool) []st
 			continue
 		}
 		for _, dep := range bv.deps {
-			if contains(dep, id) {
+			if slices.Contains(dep, id) {
 				out = append(out, bv.name)
 				break
 			}
 		}
 	}
 	return out
-}
-
-func contains(ids []sat.Identifier, id sat.Identifier) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // dependencyName is OLM's name for a generated subscription:
