@@ -10,6 +10,7 @@ import (
 
 	"github.com/olmops/olmops/catalog/fbc"
 	"github.com/olmops/olmops/catalog/property"
+	olmsemver "github.com/olmops/olmops/resolver/semver"
 )
 
 // LoadDir loads and models the catalog in dir, named after dir's base name.
@@ -97,7 +98,7 @@ func (c *Catalog) addBundle(fb fbc.Bundle) {
 		c.problemf(b.Pos, p.Name, "", b.Name, "package %q does not match %q property %q", p.Name, property.TypePackage, b.Props.Packages[0].PackageName)
 	default:
 		raw := b.Props.Packages[0].Version
-		if err := checkVersion(raw); err != nil {
+		if err := olmsemver.CheckVersion(raw); err != nil {
 			c.problem(Problem{Pos: b.Pos, Package: p.Name, Bundle: b.Name, Err: err,
 				Message: fmt.Sprintf("error parsing bundle %q version %q: %v", b.Name, raw, err)})
 		} else if v, err := semver.StrictNewVersion(raw); err == nil {

@@ -3,8 +3,6 @@ package catalog
 import (
 	"strings"
 	"testing"
-
-	"github.com/olmops/olmops/resolver/semver"
 )
 
 func TestCheckRange(t *testing.T) {
@@ -71,33 +69,9 @@ func FuzzCheckRange(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) { _ = checkRange(s) })
 }
 
-func FuzzCheckVersion(f *testing.F) {
-	for _, s := range []string{"1.0.0", "1.0.0-rc.1+b", "01.0.0"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) { _ = checkVersion(s) })
-}
-
 func FuzzCheckImageRef(f *testing.F) {
 	for _, s := range []string{"quay.io/a/b:v1", "a@sha256:00", "[::1]/x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) { _ = checkImageRef(s) })
-}
-
-// FuzzCheckRangeAgreesWithResolver keeps the two readers of classic ranges
-// in step: validation (opm's words) and the resolver (evaluation) must
-// accept and refuse the same skipRange strings.
-func FuzzCheckRangeAgreesWithResolver(f *testing.F) {
-	for _, s := range []string{"<1.0.0", ">=1.0.0 <2.0.0", "> 1.0.0", "1.x", ">=1.2.x <2.0.0",
-		"1.0.0 || 2.0.0", "!=1.2.x", "<1.0.0-rc.1+b", ">v0.1.0", ">1.00.1", "~1.2.3", "1.0.0 ||", ">1.x.1"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		errCatalog := checkRange(s)
-		_, errResolver := semver.ParseClassicRange(s)
-		if (errCatalog == nil) != (errResolver == nil) {
-			t.Fatalf("%q: validation says %v, resolver says %v", s, errCatalog, errResolver)
-		}
-	})
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/olmops/olmops/catalog/fbc"
+	"github.com/olmops/olmops/resolver/semver"
 )
 
 // Problems is every finding about a catalog, ordered by file and line.
@@ -168,7 +169,7 @@ func checkRelease(r string) error {
 	}
 	var errs []error
 	for i, seg := range strings.Split(r, ".") {
-		if err := checkPrerelease(seg); err != nil {
+		if err := semver.CheckPrerelease(seg); err != nil {
 			errs = append(errs, fmt.Errorf("segment %d: %v", i, err))
 		}
 	}

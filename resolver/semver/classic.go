@@ -14,19 +14,24 @@ import (
 // ParseRange, which OLM classic and operator-controller's skipRange check
 // use: terms joined by spaces are ANDed, " || " ORs groups, each term is an
 // operator (= == != ! > >= < <=, none meaning =) and a strict version, and
-// "1.x" / "1.2.x" expand to the versions they cover.
+// "1.x" / "1.2.x" expand to the versions they cover. Errors are a
+// *RangeError, checked in ParseRange's order.
 func ParseClassicRange(s string) (Range, error) {
-	groups, err := splitClassic(s)
+	groups, err := splitOr(splitAndTrim(s))
 	if err != nil {
-		return Range{}, fmt.Errorf("invalid range %q: %w", s, err)
+		return Range{}, err.in(s)
 	}
 	r := Range{text: s, syntax: Classic, or: make([][]comparator, 0, len(groups))}
-	for _, terms := range groups {
+	for _, g := range groups {
+		terms, err := expandWildcards(g)
+		if err != nil {
+			return Range{}, err.in(s)
+		}
 		and := make([]comparator, 0, len(terms))
 		for _, t := range terms {
 			c, err := parseComparator(t)
 			if err != nil {
-				return Range{}, fmt.Errorf("invalid range %q: %w", s, err)
+				return Range{}, err.in(s)
 			}
 			and = append(and, c)
 		}
@@ -34,6 +39,28 @@ func ParseClassicRange(s string) (Range, error) {
 	}
 	return r, nil
 }
+
+// RangeError says why a classic range does not parse: Error in words for
+// people, Blang in blang/semver's own, which opm prints.
+type RangeError struct {
+	Range string
+	syntaxError
+}
+
+func (e *RangeError) Error() string { return fmt.Sprintf("invalid range %q: %s", e.Range, e.msg) }
+
+// Blang is blang/semver's message for the same fault.
+func (e *RangeError) Blang() string { return e.blang }
+
+func (e *RangeError) Unwrap() error { return e.err }
+
+// syntaxError is a fault in one part of a range, in both wordings.
+type syntaxError struct {
+	msg, blang string
+	err        error
+}
+
+func (e *syntaxError) in(rng string) *RangeError { return &RangeError{Range: rng, syntaxError: *e} }
 
 type op int
 
@@ -85,35 +112,27 @@ var classicOps = map[string]op{
 	"<": opLT, "<=": opLE,
 }
 
-// splitClassic splits a classic range into OR groups of AND terms, with
-// wildcards expanded.
-func splitClassic(s string) ([][]string, error) {
-	parts := splitAndTrim(s)
+// splitOr splits the terms of a range into OR groups.
+func splitOr(parts []string) ([][]string, *syntaxError) {
 	var groups [][]string
 	last := 0
 	for i, p := range parts {
 		if p == "||" {
 			if i == 0 {
-				return nil, fmt.Errorf(`it starts with "||"`)
+				return nil, &syntaxError{msg: `it starts with "||"`, blang: "First element in range is '||'"}
 			}
 			groups = append(groups, parts[last:i])
 			last = i + 1
 		}
 	}
 	if last == len(parts) {
+		msg := `it ends with "||"`
 		if len(parts) == 0 {
-			return nil, fmt.Errorf("no comparison in it")
+			msg = "no comparison in it"
 		}
-		return nil, fmt.Errorf(`it ends with "||"`)
+		return nil, &syntaxError{msg: msg, blang: "Last element in range is '||'"}
 	}
-	groups = append(groups, parts[last:])
-	for i, g := range groups {
-		var err error
-		if groups[i], err = expandWildcards(g); err != nil {
-			return nil, err
-		}
-	}
-	return groups, nil
+	return append(groups, parts[last:]), nil
 }
 
 // splitAndTrim splits on spaces, except after an operator character so that
@@ -142,17 +161,17 @@ func splitAndTrim(s string) []string {
 }
 
 // splitOpVersion splits a term where its first digit starts.
-func splitOpVersion(t string) (string, string, error) {
+func splitOpVersion(t string) (string, string, *syntaxError) {
 	i := strings.IndexFunc(t, unicode.IsDigit)
 	if i < 0 {
-		return "", "", fmt.Errorf("%q has no version", t)
+		return "", "", &syntaxError{msg: fmt.Sprintf("%q has no version", t), blang: fmt.Sprintf("Could not get version from string: %q", t)}
 	}
 	return strings.TrimSpace(t[:i]), t[i:], nil
 }
 
 // expandWildcards rewrites terms with an "x" the way blang does: "1.x"
 // covers [1.0.0, 2.0.0), "1.2.x" covers [1.2.0, 1.3.0).
-func expandWildcards(terms []string) ([]string, error) {
+func expandWildcards(terms []string) ([]string, *syntaxError) {
 	var out []string
 	for _, t := range terms {
 		if !strings.Contains(t, "x") {
@@ -221,18 +240,34 @@ func bump(flat string, i int) string {
 	return strings.Join(parts, ".")
 }
 
-func parseComparator(t string) (comparator, error) {
-	o, v, err := splitOpVersion(t)
-	if err != nil {
-		return comparator{}, err
+func parseComparator(t string) (comparator, *syntaxError) {
+	o, v, serr := splitOpVersion(t)
+	if serr != nil {
+		return comparator{}, serr
 	}
 	c, ok := classicOps[o]
 	if !ok {
-		return comparator{}, fmt.Errorf("%q: unknown operator %q (want = != > >= < <=)", t, o)
+		return comparator{}, &syntaxError{
+			msg:   fmt.Sprintf("%q: unknown operator %q (want = != > >= < <=)", t, o),
+			blang: fmt.Sprintf("Could not parse Range %q: Could not parse comparator %q in %q", t, o, o+v),
+		}
 	}
+	// blang decides what is a version and says why not; Masterminds, which
+	// accepts the same strict versions, builds the value compared against.
 	ver, err := mm.StrictNewVersion(v)
+	blangErr := CheckVersion(v)
+	if err == nil && blangErr != nil {
+		err = blangErr
+	}
+	if blangErr == nil {
+		blangErr = err
+	}
 	if err != nil {
-		return comparator{}, fmt.Errorf("%q: version %q is not strict semver (major.minor.patch, no leading zeros): %w", t, v, err)
+		return comparator{}, &syntaxError{
+			msg:   fmt.Sprintf("%q: version %q is not strict semver (major.minor.patch, no leading zeros): %v", t, v, err),
+			blang: fmt.Sprintf("Could not parse Range %q: Could not parse version %q in %q: %s", t, v, o+v, blangErr),
+			err:   err,
+		}
 	}
 	return comparator{op: c, v: ver}, nil
 }
