@@ -166,11 +166,12 @@ func (p *problem) constrain(bv *bundleVar) error {
 		msg := fmt.Sprintf("bundle %s requires an operator with package: %s and with version in range: %s", b.Name, req.PackageName, req.VersionRange)
 		bv.constraints = append(bv.constraints, sat.WithMessage(sat.Dependency(ids...), msg))
 	}
-	// A constraint the catalog could not parse leaves the answer
+	// A requirement the catalog could not parse leaves the answer
 	// undefined: it stops the resolution instead of vanishing.
 	for _, e := range b.Props.Invalid {
-		if e.Type == property.TypeConstraint {
-			return fmt.Errorf("%s: bundle %s: olm.constraint: %w", e.Pos, b.Name, e.Err)
+		switch e.Type {
+		case property.TypeConstraint, property.TypeGVKRequired, property.TypePackageRequired:
+			return fmt.Errorf("%s: bundle %s: %s: %w", e.Pos, b.Name, e.Type, e.Err)
 		}
 	}
 	for _, c := range b.Props.Constraints {

@@ -312,6 +312,35 @@ func TestResolveIsDeterministic(t *testing.T) {
 	}
 }
 
+// A requirement that does not parse must stop the resolution: dropping it
+// would install the bundle without what it needs.
+func TestResolveBrokenRequirement(t *testing.T) {
+	for _, tc := range []struct{ name, from, to string }{
+		{"gvk.required", "{type: olm.gvk.required, value: {group: backup.io, kind: Backup, version: v1}}", "{type: olm.gvk.required, value: [backup.io]}"},
+		{"package.required", `{type: olm.package.required, value: {packageName: etcd, versionRange: ">=1.0.0 <1.2.0"}}`, "{type: olm.package.required, value: 42}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := strings.Replace(depsCatalog, tc.from, tc.to, 1)
+			if doc == depsCatalog {
+				t.Fatal("fixture did not change")
+			}
+			cfg, err := fbc.Decode("operatorhub.yaml", []byte(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cat := catalog.New("operatorhub", cfg)
+			pkg := "etcd"
+			if tc.name == "package.required" {
+				pkg = "app"
+			}
+			_, err = Resolve(t.Context(), Namespace{Catalogs: []*catalog.Catalog{cat}, Subscriptions: []Subscription{{Request: Request{Name: pkg, Package: pkg}}}})
+			if err == nil || !strings.Contains(err.Error(), "operatorhub.yaml:") || !strings.Contains(err.Error(), "olm."+tc.name) {
+				t.Fatalf("error %v, want one naming the file and olm.%s", err, tc.name)
+			}
+		})
+	}
+}
+
 func TestResolveBadConstraints(t *testing.T) {
 	for _, tc := range []struct{ name, rule, want string }{
 		{"does not compile", `properties.exists(p, `, "does not compile"},
