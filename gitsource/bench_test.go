@@ -6,7 +6,7 @@ import (
 
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/gitsource"
-	"github.com/olmops/olmops/gitsource/internal/gittest"
+	"github.com/olmops/olmops/internal/gittest"
 )
 
 // BenchmarkSnapshotLoadCatalog loads the largest corpus catalog from a git

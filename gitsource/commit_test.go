@@ -10,7 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/olmops/olmops/gitsource"
-	"github.com/olmops/olmops/gitsource/internal/gittest"
+	"github.com/olmops/olmops/internal/gittest"
 )
 
 var baseFiles = map[string][]byte{

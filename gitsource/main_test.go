@@ -12,7 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/olmops/olmops/gitsource"
-	"github.com/olmops/olmops/gitsource/internal/gittest"
+	"github.com/olmops/olmops/internal/gittest"
 )
 
 const (

@@ -13,7 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/olmops/olmops/catalog/fbc"
-	"github.com/olmops/olmops/gitsource/internal/gittest"
+	"github.com/olmops/olmops/internal/gittest"
 )
 
 var treeFiles = map[string][]byte{

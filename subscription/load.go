@@ -11,13 +11,19 @@ import (
 
 // LoadDir reads every *.yaml, *.yml and *.json file under dir in fsys
 // (recursively, in lexical order) with Parse. Paths in positions and errors
-// are fsys paths.
+// are fsys paths. OperatorGroups are read and checked too (see
+// LoadObjects), but not returned.
 //
 // The intents come back sorted by namespace, name and kind. Two intents with
 // the same namespace and name, or two ClusterExtensions with the same name,
 // are an error naming both positions. Every problem of every file is
 // reported at once.
 func LoadDir(ctx context.Context, fsys fs.FS, dir string) ([]Intent, error) {
+	objs, err := LoadObjects(ctx, fsys, dir)
+	return objs.Intents, err
+}
+
+func loadDir(ctx context.Context, fsys fs.FS, dir string, groups *[]OperatorGroup) ([]Intent, error) {
 	var (
 		intents []Intent
 		errs    []error
@@ -41,7 +47,7 @@ func LoadDir(ctx context.Context, fsys fs.FS, dir string) ([]Intent, error) {
 		if err != nil {
 			return fmt.Errorf("read intent: %w", err)
 		}
-		in, err := Parse(p, data)
+		in, err := parse(p, data, groups)
 		intents = append(intents, in...)
 		if err != nil {
 			errs = append(errs, err)

@@ -38,6 +38,12 @@ var serverMetadata = []string{
 // each problem is an *Error carrying the line it is about. Empty documents
 // are skipped.
 func Parse(path string, data []byte) ([]Intent, error) {
+	return parse(path, data, nil)
+}
+
+// parse is Parse that also reads OperatorGroups into groups when groups is
+// not nil (else they are an error).
+func parse(path string, data []byte, groups *[]OperatorGroup) ([]Intent, error) {
 	var (
 		intents []Intent
 		errs    []error
@@ -55,6 +61,16 @@ func Parse(path string, data []byte) ([]Intent, error) {
 			break
 		}
 		if len(doc.Content) == 0 || isNull(resolve(doc.Content[0])) {
+			continue
+		}
+		if groups != nil && isOperatorGroup(doc.Content[0]) {
+			d := &decoder{path: path, lines: map[string]int{}}
+			g := d.operatorGroup(resolve(doc.Content[0]))
+			if len(d.errs) > 0 {
+				errs = append(errs, d.errs...)
+				continue
+			}
+			*groups = append(*groups, g)
 			continue
 		}
 		in, objErrs := parseObject(path, doc.Content[0])
@@ -130,6 +146,28 @@ func parseObject(path string, n *yaml.Node) (Intent, []error) {
 		return d.errs[a].(*Error).Pos.Line < d.errs[b].(*Error).Pos.Line
 	})
 	return in, d.errs
+}
+
+// isOperatorGroup tells an operators.coreos.com/v1 OperatorGroup document.
+func isOperatorGroup(n *yaml.Node) bool {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return false
+	}
+	var apiVersion, kind string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := resolve(n.Content[i]), resolve(n.Content[i+1])
+		if k == nil || v == nil || v.Kind != yaml.ScalarNode {
+			continue
+		}
+		switch k.Value {
+		case "apiVersion":
+			apiVersion = v.Value
+		case "kind":
+			kind = v.Value
+		}
+	}
+	return kind == "OperatorGroup" && apiVersion == OperatorGroupAPIVersion
 }
 
 func kindNameOrNil(n *yaml.Node) string {

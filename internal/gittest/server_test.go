@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/olmops/olmops/gitsource/internal/gittest"
+	"github.com/olmops/olmops/internal/gittest"
 )
 
 // TestServerLargeCLIPush pushes several megabytes with the git CLI, which
