@@ -51,12 +51,3 @@ func TestGraphEdges(t *testing.T) {
 		t.Errorf("--channel stable drew another channel:\n%s", out)
 	}
 }
-
-func TestMermaidText(t *testing.T) {
-	if got := mermaidText(`a "b" <c>`); got != "a #quot;b#quot; #lt;c#gt;" {
-		t.Errorf("mermaidText = %q", got)
-	}
-	if got := dotQuote(`a "b" \ c`); got != `"a \"b\" \\ c"` {
-		t.Errorf("dotQuote = %q", got)
-	}
-}
