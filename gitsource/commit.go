@@ -25,8 +25,12 @@ type CommitRequest struct {
 	// commit.
 	Parent plumbing.Hash
 	// Branch (a short name, such as main or olmops/plan-x) is moved to
-	// the new commit.
+	// the new commit. Exactly one of Branch and Ref is set.
 	Branch string
+	// Ref is a full ref name under refs/, such as refs/notes/olmops, moved
+	// to the new commit instead of a branch. Remote-tracking refs
+	// (refs/remotes/, and where Fetch keeps other refs) are refused.
+	Ref string
 	// Files to write by slash path relative to the repository root. A nil
 	// value deletes the file or the whole folder at that path; files below
 	// a deleted folder in the same request are written into it afresh.
@@ -35,23 +39,49 @@ type CommitRequest struct {
 	Message string
 	// Author, also recorded as the committer. When is now when zero.
 	Author object.Signature
+
+	// fromEmpty applies Files to an empty tree while keeping Parent as the
+	// parent: a proposal record, whose tree is only its metadata.
+	fromEmpty bool
+}
+
+// refName is the ref req moves, checked.
+func (req CommitRequest) refName() (plumbing.ReferenceName, error) {
+	switch {
+	case (req.Branch == "") == (req.Ref == ""):
+		return "", errors.New("set exactly one of Branch and Ref")
+	case req.Ref != "":
+		return plumbing.ReferenceName(req.Ref), checkRefName(req.Ref)
+	}
+	name := plumbing.NewBranchReferenceName(req.Branch)
+	if err := name.Validate(); err != nil {
+		return "", fmt.Errorf("invalid branch name %q", req.Branch)
+	}
+	return name, nil
 }
 
 // Commit writes req as one commit on top of req.Parent and moves the
-// branch to it, building the tree in memory from the parent's tree; no
-// worktree is involved. The branch moves only when every object is
+// branch (or ref) to it, building the tree in memory from the parent's
+// tree; no worktree is involved. The branch moves only when every object is
 // written, and only if no one moved it meanwhile, so a failure leaves it
 // where it was. In a cache clone the local branch only stages the commit
 // for Push: it is overwritten whatever it held.
 func (r *Repo) Commit(ctx context.Context, req CommitRequest) (plumbing.Hash, error) {
+	target := req.Branch
+	if req.Ref != "" {
+		target = req.Ref
+	}
 	fail := func(err error) (plumbing.Hash, error) {
-		return plumbing.ZeroHash, fmt.Errorf("gitsource: commit on %s: %w", req.Branch, err)
+		return plumbing.ZeroHash, fmt.Errorf("gitsource: commit on %s: %w", target, err)
+	}
+	refName, err := req.refName()
+	if err != nil {
+		return fail(err)
 	}
 	edits, err := validateCommit(req)
 	if err != nil {
 		return fail(err)
 	}
-	refName := plumbing.NewBranchReferenceName(req.Branch)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old, err := r.r.Storer.Reference(refName)
@@ -66,6 +96,9 @@ func (r *Repo) Commit(ctx context.Context, req CommitRequest) (plumbing.Hash, er
 			return fail(fmt.Errorf("parent %s: %w", req.Parent, ErrNotFound))
 		}
 		base, parents = parent.TreeHash, []plumbing.Hash{parent.Hash}
+		if req.fromEmpty {
+			base = plumbing.ZeroHash
+		}
 	}
 	w := &treeWriter{r: r, ctx: ctx}
 	tree, _, err := w.apply(edits, base, "")
@@ -89,10 +122,10 @@ func (r *Repo) Commit(ctx context.Context, req CommitRequest) (plumbing.Hash, er
 	if err != nil {
 		return fail(err)
 	}
-	if err := r.r.Storer.CheckAndSetReference(plumbing.NewHashReference(refName, h), old); err != nil {
+	if err := r.moveRef(refName, old, h); err != nil {
 		return fail(fmt.Errorf("move branch: %w", err))
 	}
-	logr.FromContextOrDiscard(ctx).V(1).Info("committed", "branch", req.Branch, "commit", h.String(), "files", len(req.Files))
+	logr.FromContextOrDiscard(ctx).V(1).Info("committed", "ref", refName.String(), "commit", h.String(), "files", len(req.Files))
 	return h, nil
 }
 
@@ -104,9 +137,6 @@ type edit struct {
 }
 
 func validateCommit(req CommitRequest) (*edit, error) {
-	if err := plumbing.NewBranchReferenceName(req.Branch).Validate(); err != nil || req.Branch == "" {
-		return nil, fmt.Errorf("invalid branch name %q", req.Branch)
-	}
 	if strings.TrimSpace(req.Message) == "" {
 		return nil, errors.New("empty commit message")
 	}

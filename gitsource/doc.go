@@ -10,6 +10,14 @@
 // fails with ErrNonFastForward, and RetryOnConflict re-runs the
 // fetch-plan-commit-push cycle with bounded backoff.
 //
+// Besides branches, Commit writes any ref under refs/ and PushRef pushes it
+// (forced only under a lease, and only for olmops' own refs); Fetch also
+// brings refs/notes/olmops and refs/olmops/*, which RemoteRef reads as the
+// remote last had them. LastChanged names the commit that last changed
+// each plan folder, the one statuses are reported on. GitForge is the
+// Forge of any git server: proposals are branches with a record ref, and
+// commit statuses are JSON git notes.
+//
 // go-git's object storage is not safe for concurrent use, so a Repo
 // serialises its own access to it; a Repo and its Snapshots may be shared
 // by goroutines.

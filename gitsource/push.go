@@ -26,9 +26,10 @@ var (
 	// branch moved since it was fetched: fetch, re-plan on the new head
 	// and push again (see RetryOnConflict).
 	ErrNonFastForward = errors.New("the remote branch moved since the last fetch (non-fast-forward)")
-	// ErrForceRefused reports a force push to a branch outside
-	// ForcePushPrefix.
-	ErrForceRefused = errors.New("force push is allowed only for branches under " + ForcePushPrefix)
+	// ErrForceRefused reports a force push or a deletion of a ref olmops
+	// does not own: anything but branches under ForcePushPrefix,
+	// refs/olmops/* and refs/notes/olmops.
+	ErrForceRefused = errors.New("force push and delete are allowed only for branches under " + ForcePushPrefix + " and olmops' own refs")
 )
 
 // Push sends the local branch to the same branch of the remote. Unless
@@ -52,23 +53,32 @@ func (r *Repo) Push(ctx context.Context, branch string, force bool) error {
 	r.mu.Lock()
 	err := r.r.PushContext(ctx, &git.PushOptions{RemoteName: RemoteName, RefSpecs: []config.RefSpec{spec}, Auth: r.auth})
 	r.mu.Unlock()
+	if err := pushError(err); err != nil {
+		return fmt.Errorf("gitsource: push %s to %s: %w", branch, r.url, err)
+	}
+	return nil
+}
+
+// pushError classifies what go-git's push returned: nil when the remote
+// has what was pushed.
+func pushError(err error) error {
 	switch {
 	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):
 		return nil
 	case isConflict(err):
-		return fmt.Errorf("gitsource: push %s to %s: %w: %v", branch, r.url, ErrNonFastForward, err)
+		return fmt.Errorf("%w: %v", ErrNonFastForward, err)
 	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
-		return fmt.Errorf("gitsource: push %s to %s: %w: %w", branch, r.url, ErrAuth, err)
+		return fmt.Errorf("%w: %w", ErrAuth, err)
 	}
-	return fmt.Errorf("gitsource: push %s to %s: %w", branch, r.url, err)
+	return err
 }
 
 // isConflict tells a push that lost a race: go-git's own fast-forward
-// check, or the remote's refusal when the branch moved in between. go-git
-// reports both only as text.
+// check, a lease PushRef required that no longer holds, or the remote's
+// refusal when the ref moved in between. go-git reports them only as text.
 func isConflict(err error) bool {
 	msg := err.Error()
-	for _, s := range []string{"non-fast-forward", "fetch first", "failed to update ref", "cannot lock ref"} {
+	for _, s := range []string{"non-fast-forward", "fetch first", "failed to update ref", "cannot lock ref", "required to be"} {
 		if strings.Contains(msg, s) {
 			return true
 		}

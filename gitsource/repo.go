@@ -55,11 +55,14 @@ type Options struct {
 type Repo struct {
 	// mu serialises every use of r: go-git's storage is not safe for
 	// concurrent use.
-	mu     sync.Mutex
-	r      *git.Repository
-	url    string // the remote, redacted; "" for a local repository without origin
-	auth   transport.AuthMethod
-	mirror bool // r is a cache clone: branches are read from refs/remotes/origin
+	mu sync.Mutex
+	// forgeMu serialises the writes of GitForges on r: they stage
+	// refs/notes/olmops and proposal records in shared local refs.
+	forgeMu sync.Mutex
+	r       *git.Repository
+	url     string // the remote, redacted; "" for a local repository without origin
+	auth    transport.AuthMethod
+	mirror  bool // r is a cache clone: branches are read from refs/remotes/origin
 }
 
 // Open opens the repository opts name; see Options.
@@ -145,7 +148,11 @@ func clone(ctx context.Context, url, cacheDir, dir string, auth transport.AuthMe
 	if err != nil {
 		return err
 	}
-	if err := fetch(ctx, r, auth, true); err != nil {
+	specs, err := fetchSpecs(r)
+	if err != nil {
+		return err
+	}
+	if err := fetch(ctx, r, auth, specs); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, dir); err != nil && !isExist(err) {
@@ -180,9 +187,11 @@ func cacheName(url string) string {
 	return base + "-" + hex.EncodeToString(sum[:8])
 }
 
-// Fetch brings the remote's branches and tags into the repository. In a
-// cache clone, branches land in refs/remotes/origin and refs the remote no
-// longer has are pruned.
+// Fetch brings the remote's branches and tags into the repository, with
+// refs/notes/olmops and refs/olmops/* (see RemoteRef). In a cache clone,
+// branches land in refs/remotes/origin; a repository opened by Path fetches
+// its origin's configured refspecs. Remote-tracking refs the remote no
+// longer has are pruned, as git fetch --prune does.
 func (r *Repo) Fetch(ctx context.Context) error {
 	if r.url == "" {
 		return fmt.Errorf("gitsource: fetch: %w", ErrNoRemote)
@@ -190,14 +199,18 @@ func (r *Repo) Fetch(ctx context.Context) error {
 	logr.FromContextOrDiscard(ctx).V(1).Info("fetching", "url", r.url)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := fetch(ctx, r.r, r.auth, r.mirror); err != nil {
+	specs, err := fetchSpecs(r.r)
+	if err == nil {
+		err = fetch(ctx, r.r, r.auth, specs)
+	}
+	if err != nil {
 		return fmt.Errorf("gitsource: fetch %s: %w", r.url, err)
 	}
 	return nil
 }
 
-func fetch(ctx context.Context, r *git.Repository, auth transport.AuthMethod, prune bool) error {
-	err := r.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName, Auth: auth, Prune: prune, Tags: git.NoTags})
+func fetch(ctx context.Context, r *git.Repository, auth transport.AuthMethod, specs []config.RefSpec) error {
+	err := r.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName, RefSpecs: specs, Auth: auth, Prune: true, Tags: git.NoTags})
 	switch {
 	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate), errors.Is(err, transport.ErrEmptyRemoteRepository):
 		return nil

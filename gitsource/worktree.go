@@ -1,0 +1,174 @@
+package gitsource
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// ErrDirtyWorktree reports a commit onto the checked-out branch of a
+// worktree whose files or index differ from the branch where the commit
+// changes them: olmops would have to overwrite someone's work.
+var ErrDirtyWorktree = errors.New("the worktree has uncommitted changes where olmops writes: commit or stash them first")
+
+// moveRef moves ref from old to h. When ref is the branch checked out in
+// the repository's worktree, the files and the index the commit changes
+// follow (as git does when a branch fast-forwards), so `git status` stays
+// clean. Only the changed paths are looked at, so a large repository costs
+// no more than a small one. Called with r.mu held.
+func (r *Repo) moveRef(ref plumbing.ReferenceName, old *plumbing.Reference, h plumbing.Hash) error {
+	wt, ok := r.checkedOut(ref)
+	if !ok || old == nil {
+		return r.r.Storer.CheckAndSetReference(plumbing.NewHashReference(ref, h), old)
+	}
+	changes, err := r.treeChanges(old.Hash(), h)
+	if err != nil {
+		return err
+	}
+	idx, err := r.r.Storer.Index()
+	if err != nil {
+		return fmt.Errorf("read index: %w", err)
+	}
+	for _, c := range changes {
+		if err := checkClean(wt.Filesystem, idx, c); err != nil {
+			return err
+		}
+	}
+	if err := r.r.Storer.CheckAndSetReference(plumbing.NewHashReference(ref, h), old); err != nil {
+		return err
+	}
+	for _, c := range changes {
+		if err := r.checkout(wt.Filesystem, idx, c); err != nil {
+			return fmt.Errorf("update worktree: %w", err)
+		}
+	}
+	return r.r.Storer.SetIndex(idx)
+}
+
+func (r *Repo) treeChanges(from, to plumbing.Hash) (object.Changes, error) {
+	a, err := r.r.CommitObject(from)
+	if err != nil {
+		return nil, err
+	}
+	b, err := r.r.CommitObject(to)
+	if err != nil {
+		return nil, err
+	}
+	ta, err := a.Tree()
+	if err != nil {
+		return nil, err
+	}
+	tb, err := b.Tree()
+	if err != nil {
+		return nil, err
+	}
+	return object.DiffTree(ta, tb)
+}
+
+// checkClean fails unless the index and the file at c's path are what the
+// old commit has there.
+func checkClean(fsys billy.Filesystem, idx *index.Index, c *object.Change) error {
+	name := c.From.Name
+	if name == "" {
+		name = c.To.Name
+	}
+	dirty := fmt.Errorf("%w (%s)", ErrDirtyWorktree, name)
+	e, err := idx.Entry(name)
+	switch {
+	case c.From.Name == "" && err == nil, c.From.Name != "" && (err != nil || e.Hash != c.From.TreeEntry.Hash):
+		return dirty
+	}
+	data, err := readFile(fsys, name)
+	switch {
+	case c.From.Name == "" && errors.Is(err, os.ErrNotExist):
+		return nil
+	case c.From.Name == "" || err != nil:
+		return dirty
+	}
+	if plumbing.ComputeHash(plumbing.BlobObject, data) != c.From.TreeEntry.Hash {
+		return dirty
+	}
+	return nil
+}
+
+// checkout writes c's new side into the worktree and the index.
+func (r *Repo) checkout(fsys billy.Filesystem, idx *index.Index, c *object.Change) error {
+	if c.To.Name == "" {
+		_, _ = idx.Remove(c.From.Name)
+		if err := fsys.Remove(c.From.Name); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	blob, err := r.r.BlobObject(c.To.TreeEntry.Hash)
+	if err != nil {
+		return err
+	}
+	rd, err := blob.Reader()
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	perm := os.FileMode(0o644)
+	if c.To.TreeEntry.Mode == filemode.Executable {
+		perm = 0o755
+	}
+	f, err := fsys.OpenFile(c.To.Name, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, rd); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fi, err := fsys.Stat(c.To.Name)
+	if err != nil {
+		return err
+	}
+	e, err := idx.Entry(c.To.Name)
+	if err != nil {
+		e = idx.Add(c.To.Name)
+	}
+	e.Hash, e.Mode, e.Size, e.ModifiedAt = c.To.TreeEntry.Hash, c.To.TreeEntry.Mode, uint32(fi.Size()), fi.ModTime()
+	return nil
+}
+
+func readFile(fsys billy.Filesystem, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	_, err = io.Copy(&buf, f)
+	return buf.Bytes(), err
+}
+
+// checkedOut returns the worktree when ref is the branch HEAD names in a
+// non-bare repository opened by Path.
+func (r *Repo) checkedOut(ref plumbing.ReferenceName) (*git.Worktree, bool) {
+	if r.mirror {
+		return nil, false
+	}
+	head, err := r.r.Storer.Reference(plumbing.HEAD)
+	if err != nil || head.Type() != plumbing.SymbolicReference || head.Target() != ref {
+		return nil, false
+	}
+	wt, err := r.r.Worktree()
+	if err != nil { // bare
+		return nil, false
+	}
+	return wt, true
+}
