@@ -351,14 +351,5 @@ func resolveNamespaces(ctx context.Context, cats []*catalog.Catalog, cluster res
 
 // toRequest maps an intent onto a resolver request.
 func toRequest(in subscription.Intent, def resolver.Policy) resolver.Request {
-	req := resolver.Request{
-		Package: in.Package, Channels: in.Channels, VersionRange: in.VersionRange,
-		Catalog: in.Catalog, StartingCSV: in.StartingCSV, Name: in.Name,
-		Policy:        resolver.Policy(in.PolicyOr(subscription.Policy(def))),
-		SelfCertified: in.UpgradeConstraintPolicy == subscription.SelfCertified,
-	}
-	if in.Installed != nil {
-		req.Installed = &resolver.Installed{Bundle: in.Installed.Bundle, Version: in.Installed.Version}
-	}
-	return req
+	return in.Request(subscription.Policy(def))
 }

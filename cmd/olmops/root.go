@@ -39,6 +39,7 @@ Exit codes: 0 success, 1 findings (an invalid catalog), 2 usage or I/O error.`,
 		newCatalogCmd(s),
 		newGraphCmd(s),
 		newResolveCmd(s),
+		newPlanCmd(s),
 	)
 	return root
 }

@@ -1,0 +1,63 @@
+package plan
+
+import (
+	"context"
+	"io/fs"
+	"path"
+
+	"github.com/olmops/olmops/api/v1alpha1"
+	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/subscription"
+)
+
+// Key names a plan within a cluster: the namespace and the subscription.
+type Key struct {
+	Namespace, Name string
+}
+
+func (k Key) String() string { return k.Namespace + "/" + k.Name }
+
+// Input is everything one cluster's plans depend on.
+type Input struct {
+	// Cluster is the cluster's entry, defaults and facts filled.
+	Cluster v1alpha1.Cluster
+	// Catalogs to resolve from, each with its Priority set.
+	Catalogs []*catalog.Catalog
+	// Objects are the cluster's Subscriptions, ClusterExtensions and
+	// OperatorGroups.
+	Objects *subscription.Objects
+	// Repo is the repository's tree: overlays are read from it.
+	Repo fs.FS
+	// Committed are the plans on the cluster's target branch.
+	Committed map[Key]*Committed
+	// Bundles gives the manifests of a catalog bundle.
+	Bundles BundleSource
+	// Version is olmops' version, written into new plans.
+	Version string
+}
+
+// Committed is a plan as committed: its file and every file of its folder.
+type Committed struct {
+	Plan *v1alpha1.InstallPlan
+	// Files by path relative to the plan's folder, installplan.yaml
+	// included.
+	Files map[string][]byte
+}
+
+// BundleSource gives the manifests of a bundle, and the bundle image as it
+// should be recorded (pinned by digest when it was pulled); "" when the
+// manifests did not come from the image.
+type BundleSource interface {
+	Bundle(ctx context.Context, cat *catalog.Catalog, b *catalog.Bundle) (*render.Bundle, string, error)
+}
+
+// Dir is the folder of a cluster's plan, relative to the repository root.
+func Dir(cluster v1alpha1.Cluster, k Key) string {
+	return path.Join(cluster.Path, v1alpha1.PlansDir, k.Namespace, k.Name)
+}
+
+// OverlayDir is the folder of a subscription's kustomize overlay.
+func OverlayDir(cluster v1alpha1.Cluster, name string) string {
+	return path.Join(cluster.Path, "overlays", name)
+}

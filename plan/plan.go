@@ -1,0 +1,196 @@
+package plan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/olmops/olmops/api/v1alpha1"
+	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/resolver"
+	"github.com/olmops/olmops/subscription"
+)
+
+// State says how a plan differs from the committed one.
+type State string
+
+// Plan states.
+const (
+	// UpToDate: the committed plan is what the inputs give.
+	UpToDate State = "UpToDate"
+	// Install: nothing is committed for the subscription yet.
+	Install State = "Install"
+	// Upgrade: the plan moves the operator to another bundle.
+	Upgrade State = "Upgrade"
+	// Refresh: the same bundle, but its manifests or inputs changed
+	// (Subscription config, overlay, catalog metadata).
+	Refresh State = "Refresh"
+	// Remove: the subscription is gone; its plan folder is deleted and
+	// the applier prunes what it installed.
+	Remove State = "Remove"
+)
+
+// Plan is one subscription's plan as it should be committed.
+type Plan struct {
+	Key
+	// Dir is the plan's folder, relative to the repository root.
+	Dir string
+	// State compares the plan with the committed one.
+	State State
+	// File is the plan; for Remove, the committed one.
+	File *v1alpha1.InstallPlan
+	// Files of the plan's folder by relative path; nil for Remove.
+	Files map[string][]byte
+	// Committed is the plan on the target branch; nil when none.
+	Committed *Committed
+	// Changes summarises the target manifests against the committed ones.
+	Changes render.Changes
+	// Group names the subscription whose proposal carries this plan: the
+	// plan's own name, or for a Dependency the first subscription needing it.
+	Group string
+	// Package is the catalog package of the plan's target, for graphs;
+	// nil for Remove.
+	Package *catalog.Package
+}
+
+// Result is a cluster's plans.
+type Result struct {
+	// Plans sorted by namespace and name.
+	Plans []Plan
+	// Findings are cluster-level facts from resolution, such as operators
+	// that keep the cluster from its next OpenShift minor version.
+	Findings []resolver.Finding
+}
+
+// Changed returns the plans that are not up to date.
+func (r *Result) Changed() []Plan {
+	var out []Plan
+	for _, p := range r.Plans {
+		if p.State != UpToDate {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Cluster plans every subscription of one cluster. Any error, be it a
+// subscription that does not resolve or a bundle that does not render,
+// fails the whole cluster: a half-planned cluster is never committed.
+func Cluster(ctx context.Context, in Input, digests *Digests) (*Result, error) {
+	if digests == nil {
+		digests = NewDigests()
+	}
+	pl := &planner{in: in, digests: digests}
+	res := &Result{}
+	var errs []error
+	for _, ns := range pl.namespaces() {
+		plans, findings, err := pl.namespace(ctx, ns)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("cluster %s, namespace %s: %w", in.Cluster.Name, ns.name, err))
+			continue
+		}
+		res.Plans = append(res.Plans, plans...)
+		res.Findings = append(res.Findings, findings...)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	res.Plans = append(res.Plans, pl.removed()...)
+	sort.Slice(res.Plans, func(a, b int) bool {
+		x, y := res.Plans[a].Key, res.Plans[b].Key
+		return x.Namespace < y.Namespace || x.Namespace == y.Namespace && x.Name < y.Name
+	})
+	return res, nil
+}
+
+type planner struct {
+	in      Input
+	digests *Digests
+	// planned records the keys a namespace produced, for removed().
+	planned map[Key]bool
+}
+
+// member is one subscription of a namespace: an intent, or a dependency
+// committed earlier that resolves like a subscription from then on.
+type member struct {
+	key       Key
+	intent    *subscription.Intent // nil for a committed dependency
+	committed *Committed
+}
+
+type namespaceMembers struct {
+	name    string
+	members []member
+}
+
+// namespaces groups the intents and the committed dependencies.
+func (pl *planner) namespaces() []namespaceMembers {
+	byNS := map[string][]member{}
+	for i := range pl.in.Objects.Intents {
+		in := &pl.in.Objects.Intents[i]
+		k := Key{in.Namespace, in.Name}
+		byNS[in.Namespace] = append(byNS[in.Namespace], member{key: k, intent: in, committed: pl.in.Committed[k]})
+	}
+	for k, c := range pl.in.Committed {
+		if c.Plan.Spec.Subscription.Kind != kindDependency || pl.hasIntent(k) {
+			continue
+		}
+		byNS[k.Namespace] = append(byNS[k.Namespace], member{key: k, committed: c})
+	}
+	var out []namespaceMembers
+	for _, ns := range sortedKeys(byNS) {
+		ms := byNS[ns]
+		sort.Slice(ms, func(a, b int) bool { return ms[a].key.Name < ms[b].key.Name })
+		out = append(out, namespaceMembers{name: ns, members: ms})
+	}
+	return out
+}
+
+func (pl *planner) hasIntent(k Key) bool {
+	for _, in := range pl.in.Objects.Intents {
+		if in.Namespace == k.Namespace && in.Name == k.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// removed returns Remove plans for committed plans without intent, except
+// dependencies, which stay as OLM keeps the subscriptions it created.
+func (pl *planner) removed() []Plan {
+	var out []Plan
+	for _, k := range sortedPlanKeys(pl.in.Committed) {
+		c := pl.in.Committed[k]
+		if pl.hasIntent(k) || c.Plan.Spec.Subscription.Kind == kindDependency {
+			continue
+		}
+		out = append(out, Plan{Key: k, Dir: Dir(pl.in.Cluster, k), State: Remove, File: c.Plan, Committed: c, Group: k.Name})
+	}
+	return out
+}
+
+func sortedPlanKeys(m map[Key]*Committed) []Key {
+	keys := make([]Key, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b Key) int {
+		if a.Namespace != b.Namespace {
+			if a.Namespace < b.Namespace {
+				return -1
+			}
+			return 1
+		}
+		if a.Name < b.Name {
+			return -1
+		}
+		if a.Name > b.Name {
+			return 1
+		}
+		return 0
+	})
+	return keys
+}

@@ -1,0 +1,190 @@
+package plan
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/olmops/olmops/api/v1alpha1"
+)
+
+// Proposal is what one pull request (or plan branch) carries: a
+// subscription's plan and the plans of the dependencies it brings.
+type Proposal struct {
+	// Cluster the plans are for.
+	Cluster v1alpha1.Cluster
+	// Main is the subscription's plan, Plans all of them (Main first).
+	Main  Plan
+	Plans []Plan
+	// State is the operator's current state as the cluster last reported
+	// it (a commit status description); "" when unknown.
+	State string
+	// Graph is a Markdown block drawing the upgrade graph around the
+	// path; "" for none.
+	Graph string
+}
+
+// Branch is the proposal's head branch, which olmops owns.
+func (p *Proposal) Branch() string {
+	return "olmops/" + p.Cluster.Name + "/" + p.Main.Namespace + "/" + p.Main.Name
+}
+
+// Title is the proposal's one line, such as
+// "etcd 0.9.2 → 0.9.4 (prod-east/operators)".
+func (p *Proposal) Title() string {
+	m := p.Main
+	where := fmt.Sprintf(" (%s/%s)", p.Cluster.Name, m.Namespace)
+	pkg, to := m.File.Spec.Package, version(m.File.Spec.To)
+	switch m.State {
+	case Install:
+		return "install " + pkg + " " + to + where
+	case Remove:
+		return "remove " + m.Name + " (" + pkg + " " + to + ")" + where
+	case Refresh:
+		return pkg + " " + to + ": manifests changed" + where
+	}
+	from := "?"
+	if f := m.File.Spec.From; f != nil {
+		from = version(*f)
+	}
+	return pkg + " " + from + " → " + to + where
+}
+
+func version(b v1alpha1.PlanBundle) string {
+	if b.Version != "" {
+		return b.Version
+	}
+	return b.Name
+}
+
+// Body is the proposal's Markdown description: what moves and why, what
+// changes in the cluster, what to watch out for, and a marker the planner
+// reads back to know which target the proposal was for.
+func (p *Proposal) Body() string {
+	var b strings.Builder
+	m := p.Main
+	spec := m.File.Spec
+	fmt.Fprintf(&b, "## %s\n\n", p.Title())
+	b.WriteString("| | |\n| --- | --- |\n")
+	if spec.Subscription.File != "" {
+		fmt.Fprintf(&b, "| %s | `%s` |\n", spec.Subscription.Kind, spec.Subscription.File)
+	}
+	fmt.Fprintf(&b, "| Plan | `%s/` |\n", m.Dir)
+	fmt.Fprintf(&b, "| Catalog | %s (`%s`) |\n", spec.Catalog.Name, short(spec.Catalog.Digest))
+	fmt.Fprintf(&b, "| Policy | %s |\n", spec.SuccessorPolicy)
+	switch spec.Approval {
+	case v1alpha1.ApprovalManual:
+		b.WriteString("| Approval | Manual: merging approves; closing rejects this version, which is then not proposed again |\n")
+	default:
+		fmt.Fprintf(&b, "| Approval | %s |\n", spec.Approval)
+	}
+	state := p.State
+	if state == "" {
+		state = "not reported yet"
+	}
+	fmt.Fprintf(&b, "| Cluster reports | %s |\n\n", state)
+	if m.State != Remove {
+		writePath(&b, spec)
+	}
+	if p.Graph != "" {
+		b.WriteString("### Upgrade graph\n\n" + p.Graph + "\n")
+	}
+	for _, pl := range p.Plans {
+		title := "### Manifest changes"
+		if pl.Key != m.Key {
+			title = fmt.Sprintf("### Manifest changes of dependency %s", pl.Name)
+		}
+		b.WriteString(title + "\n\n")
+		if pl.State == Remove {
+			fmt.Fprintf(&b, "The plan folder is deleted: everything %s installed is pruned (CRDs are kept).\n\n", pl.Name)
+			continue
+		}
+		b.WriteString(strings.TrimRight(pl.Changes.Markdown(), "\n") + "\n\n")
+	}
+	writeList(&b, "Warnings", spec.Warnings, func(s string) string { return "⚠️ " + s })
+	var deps []string
+	for _, d := range spec.Dependencies {
+		deps = append(deps, fmt.Sprintf("`%s`: %s %s, planned in `%s`", d.Name, d.Package, d.Bundle, d.Name))
+	}
+	writeList(&b, "Dependencies", deps, func(s string) string { return s })
+	b.WriteString(Marker{Cluster: p.Cluster.Name, Namespace: m.Namespace, Name: m.Name, To: spec.To.Name, Inputs: spec.InputsDigest}.String() + "\n")
+	return b.String()
+}
+
+func writePath(b *strings.Builder, spec v1alpha1.InstallPlanSpec) {
+	b.WriteString("### Path\n\n")
+	prev := ""
+	if spec.From != nil {
+		prev = spec.From.Name
+	}
+	for i, h := range spec.Path {
+		why := h.Edge
+		switch {
+		case h.Edge == "skipRange":
+			why = fmt.Sprintf("skipRange `%s`", h.SkipRange)
+		case h.Edge == "install":
+			why = "fresh install"
+		}
+		if prev != "" && h.Edge != "install" {
+			fmt.Fprintf(b, "%d. `%s` → `%s`: %s", i+1, prev, h.Name, why)
+		} else {
+			fmt.Fprintf(b, "%d. `%s`: %s", i+1, h.Name, why)
+		}
+		if h.Channel != "" {
+			fmt.Fprintf(b, " (channel %s)", h.Channel)
+		}
+		if len(spec.Path) > 1 {
+			fmt.Fprintf(b, ", manifests in `%s/`", h.Manifests)
+		}
+		b.WriteString("\n")
+		prev = h.Name
+	}
+	if len(spec.Path) > 1 {
+		b.WriteString("\nThe hops are applied in order, each healthy before the next.\n")
+	}
+	b.WriteString("\n")
+}
+
+func writeList(b *strings.Builder, title string, items []string, format func(string) string) {
+	if len(items) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "### %s\n\n", title)
+	for _, it := range items {
+		b.WriteString("- " + format(it) + "\n")
+	}
+	b.WriteString("\n")
+}
+
+func short(digest string) string {
+	if i := strings.IndexByte(digest, ':'); i >= 0 && len(digest) > i+13 {
+		return digest[:i+13]
+	}
+	return digest
+}
+
+// Marker is the machine-readable line at the end of a proposal's body: it
+// tells a later run which target the proposal was for, so a closed
+// proposal's target is not proposed again.
+type Marker struct {
+	Cluster, Namespace, Name string
+	// To is the bundle the proposal installs.
+	To string
+	// Inputs is the plan's inputs digest.
+	Inputs string
+}
+
+func (m Marker) String() string {
+	return fmt.Sprintf("<!-- olmops:plan cluster=%s namespace=%s name=%s to=%s inputs=%s -->", m.Cluster, m.Namespace, m.Name, m.To, m.Inputs)
+}
+
+var markerRE = regexp.MustCompile(`<!-- olmops:plan cluster=(\S+) namespace=(\S+) name=(\S+) to=(\S+) inputs=(\S+) -->`)
+
+// ParseMarker finds the marker in a proposal's body.
+func ParseMarker(body string) (Marker, bool) {
+	m := markerRE.FindStringSubmatch(body)
+	if m == nil {
+		return Marker{}, false
+	}
+	return Marker{Cluster: m[1], Namespace: m[2], Name: m[3], To: m[4], Inputs: m[5]}, true
+}

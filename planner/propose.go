@@ -1,0 +1,178 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-logr/logr"
+
+	"github.com/olmops/olmops/commitstatus"
+	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/plan"
+)
+
+// proposalLabel marks every proposal olmops opens.
+const proposalLabel = "olmops"
+
+// proposeAll opens or updates the proposals of Manual plans, based on
+// base, the target branch's head.
+func (p *Planner) proposeAll(ctx context.Context, target string, base plumbing.Hash, prs []*plan.Proposal, report *Report) error {
+	if len(prs) == 0 {
+		return nil
+	}
+	states := map[string]gitsource.Status{}
+	if p.forge != nil {
+		var err error
+		if states, err = p.reportedStates(ctx, base, prs); err != nil {
+			return err
+		}
+	}
+	for _, pr := range prs {
+		st := states[pr.Main.Dir]
+		pr.State = st.Description
+		pr.Graph = graphBlock(pr)
+		reports, err := p.propose(ctx, target, base, pr, st)
+		if err != nil {
+			return fmt.Errorf("propose %s: %w", pr.Branch(), err)
+		}
+		cr := clusterReport(report, pr.Cluster.Name)
+		cr.Plans = append(cr.Plans, reports...)
+	}
+	return nil
+}
+
+func clusterReport(r *Report, name string) *ClusterReport {
+	for i := range r.Clusters {
+		if r.Clusters[i].Name == name {
+			return &r.Clusters[i]
+		}
+	}
+	r.Clusters = append(r.Clusters, ClusterReport{Name: name})
+	return &r.Clusters[len(r.Clusters)-1]
+}
+
+// reportedStates reads, for each proposal's plan, the status the cluster
+// last posted on the commit that carried the committed plan.
+func (p *Planner) reportedStates(ctx context.Context, base plumbing.Hash, prs []*plan.Proposal) (map[string]gitsource.Status, error) {
+	var dirs []string
+	for _, pr := range prs {
+		if pr.Main.Committed != nil {
+			dirs = append(dirs, pr.Main.Dir)
+		}
+	}
+	out := map[string]gitsource.Status{}
+	if len(dirs) == 0 {
+		return out, nil
+	}
+	carriers, err := p.opts.Repo.LastChanged(ctx, base, dirs)
+	if err != nil {
+		return nil, err
+	}
+	byCommit := map[plumbing.Hash][]gitsource.Status{}
+	for _, pr := range prs {
+		c, ok := carriers[pr.Main.Dir]
+		if !ok {
+			continue
+		}
+		sts, seen := byCommit[c]
+		if !seen {
+			if sts, err = p.forge.Statuses(ctx, c.String()); err != nil {
+				return nil, err
+			}
+			byCommit[c] = sts
+		}
+		want := commitstatus.Context(pr.Cluster.Name, pr.Main.Namespace, pr.Main.Name)
+		for _, s := range sts {
+			if s.Context == want {
+				out[pr.Main.Dir] = s
+			}
+		}
+	}
+	return out, nil
+}
+
+// propose writes one proposal: its branch is base plus the plans, its
+// commit deterministic (the base's time, the title and the marker), so an
+// unchanged proposal is the same commit and a re-run pushes nothing.
+func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash, pr *plan.Proposal, st gitsource.Status) ([]PlanReport, error) {
+	log := logr.FromContextOrDiscard(ctx).WithValues("proposal", pr.Branch())
+	branch := pr.Branch()
+	var existing []gitsource.Proposal
+	if p.forge != nil {
+		var err error
+		if existing, err = p.forge.Proposals(ctx, branch); err != nil {
+			return nil, err
+		}
+	}
+	to := pr.Main.File.Spec.To.Name
+	for _, e := range existing {
+		if m, ok := plan.ParseMarker(e.Body); ok && e.State == gitsource.ProposalClosed && m.To == to {
+			log.V(1).Info("target rejected before", "to", to, "proposal", e.Number)
+			note := fmt.Sprintf("%s was rejected: proposal %s closed without merging", to, proposalName(e))
+			reports := p.planReports(pr, ActionRejected, "", &e)
+			for i := range reports {
+				reports[i].Note = note
+			}
+			return reports, nil
+		}
+	}
+	info, err := p.opts.Repo.CommitInfo(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	author := p.opts.Author
+	author.When = info.Committer.When
+	marker := plan.Marker{Cluster: pr.Cluster.Name, Namespace: pr.Main.Namespace, Name: pr.Main.Name, To: to, Inputs: pr.Main.File.Spec.InputsDigest}
+	head, err := p.opts.Repo.Commit(ctx, gitsource.CommitRequest{
+		Parent: base, Branch: branch, Files: files(pr), Author: author,
+		Message: pr.Title() + "\n\n" + marker.String() + "\n",
+	})
+	if err != nil {
+		return nil, err
+	}
+	if p.forge == nil {
+		reports := p.planReports(pr, ActionProposed, head.String(), nil)
+		for i := range reports {
+			reports[i].Note = "branch " + branch + " is local: run with --push to propose it"
+		}
+		return reports, nil
+	}
+	if p.remote() {
+		if err := p.opts.Repo.Push(ctx, branch, true); err != nil {
+			return nil, err
+		}
+	}
+	prop, err := p.forge.Propose(ctx, gitsource.ProposalRequest{Head: branch, Base: target, Title: pr.Title(), Body: pr.Body(), Labels: []string{proposalLabel}})
+	if err != nil {
+		return nil, err
+	}
+	if err := p.forge.SetStatus(ctx, head.String(), upgradeable(st)); err != nil {
+		return nil, err
+	}
+	log.Info("proposed", "to", to, "commit", head.String())
+	return p.planReports(pr, ActionProposed, head.String(), prop), nil
+}
+
+func proposalName(p gitsource.Proposal) string {
+	if p.Number > 0 {
+		return fmt.Sprintf("#%d", p.Number)
+	}
+	return p.Head
+}
+
+// upgradeable is the olmops/upgradeable status of a proposal: failure
+// while the installed operator says Upgradeable=False, so branch
+// protection can hold the merge.
+func upgradeable(st gitsource.Status) gitsource.Status {
+	out := gitsource.Status{Context: commitstatus.UpgradeableContext, State: gitsource.StatusSuccess, Description: "the installed operator does not object to an upgrade"}
+	if st.Description == "" {
+		return out
+	}
+	r, err := commitstatus.Parse(st.Description)
+	if err == nil && r.NotUpgradeable != "" {
+		out.State = gitsource.StatusFailure
+		out.Description = commitstatus.Truncate("Upgradeable=False: " + r.NotUpgradeable)
+	}
+	return out
+}

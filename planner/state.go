@@ -1,0 +1,180 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sync"
+
+	"github.com/olmops/olmops/api/v1alpha1"
+	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/plan"
+	"github.com/olmops/olmops/subscription"
+)
+
+// LoadRepository reads olmops.yaml at the root of fsys, or the defaults a
+// repository without one implies, for branch (the branch read).
+func LoadRepository(fsys fs.FS, branch string) (*v1alpha1.Repository, error) {
+	data, err := fs.ReadFile(fsys, v1alpha1.RepositoryFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		repo, err := v1alpha1.Defaults(fsys, branch)
+		if err != nil {
+			return nil, err
+		}
+		return repo, repo.Validate()
+	}
+	if err != nil {
+		return nil, err
+	}
+	repo, err := v1alpha1.Load(v1alpha1.RepositoryFile, data)
+	if err != nil {
+		return nil, err
+	}
+	repo.SetDefaults(branch)
+	return repo, nil
+}
+
+// catalogs loads and checks a snapshot's catalogs once per planning run,
+// whatever the number of clusters reading them.
+type catalogs struct {
+	cache *gitsource.CatalogCache
+	mu    sync.Mutex
+	valid map[*catalog.Catalog]error
+}
+
+func (c *catalogs) load(ctx context.Context, snap *gitsource.Snapshot, repo *v1alpha1.Repository) ([]*catalog.Catalog, error) {
+	var out []*catalog.Catalog
+	var errs []error
+	for _, spec := range repo.Spec.Catalogs {
+		cat, err := c.cache.Get(ctx, snap, spec.Path, spec.Name)
+		if err == nil {
+			err = c.validate(cat)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("catalog %s: %w", spec.Name, err))
+			continue
+		}
+		// The cached catalog is shared: the priority is this repository's.
+		cp := *cat
+		cp.Priority = int(spec.Priority)
+		out = append(out, &cp)
+	}
+	return out, errors.Join(errs...)
+}
+
+func (c *catalogs) validate(cat *catalog.Catalog) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err, ok := c.valid[cat]; ok {
+		return err
+	}
+	err := cat.Validate().Err()
+	c.valid[cat] = err
+	return err
+}
+
+// clusterInput reads what one cluster's plans depend on from a snapshot.
+func (p *Planner) clusterInput(ctx context.Context, snap *gitsource.Snapshot, repo *v1alpha1.Repository, cluster v1alpha1.Cluster) (plan.Input, error) {
+	fsys := snap.FS()
+	in := plan.Input{Cluster: cluster, Repo: fsys, Bundles: p.sources(fsys, repo), Version: p.opts.Version}
+	factsPath := path.Join(cluster.Path, v1alpha1.ClusterFile)
+	if data, err := fs.ReadFile(fsys, factsPath); err == nil {
+		facts, err := v1alpha1.LoadCluster(factsPath, data)
+		if err != nil {
+			return in, err
+		}
+		if err := in.Cluster.MergeFacts(*facts); err != nil {
+			return in, fmt.Errorf("%s: %w", factsPath, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return in, err
+	}
+	objs, err := subscription.LoadObjects(ctx, fsys, path.Join(cluster.Path, "subscriptions"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return in, err
+	}
+	if objs == nil {
+		objs = &subscription.Objects{}
+	}
+	in.Objects = objs
+	if in.Catalogs, err = p.catalogs.load(ctx, snap, repo); err != nil {
+		return in, err
+	}
+	in.Committed, err = readPlans(fsys, path.Join(cluster.Path, v1alpha1.PlansDir))
+	return in, err
+}
+
+// readPlans reads every committed plan folder (<namespace>/<name>/).
+func readPlans(fsys fs.FS, dir string) (map[plan.Key]*plan.Committed, error) {
+	out := map[plan.Key]*plan.Committed{}
+	namespaces, err := fs.ReadDir(fsys, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, ns := range namespaces {
+		if !ns.IsDir() {
+			continue
+		}
+		names, err := fs.ReadDir(fsys, path.Join(dir, ns.Name()))
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			if !n.IsDir() {
+				continue
+			}
+			c, err := readPlan(fsys, path.Join(dir, ns.Name(), n.Name()))
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			out[plan.Key{Namespace: ns.Name(), Name: n.Name()}] = c
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+func readPlan(fsys fs.FS, dir string) (*plan.Committed, error) {
+	c := &plan.Committed{Files: map[string][]byte{}}
+	err := fs.WalkDir(fsys, dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || !e.Type().IsRegular() {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		c.Files[p[len(dir)+1:]] = data
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	file := path.Join(dir, v1alpha1.InstallPlanFile)
+	data, ok := c.Files[v1alpha1.InstallPlanFile]
+	if !ok {
+		return nil, fmt.Errorf("%s: missing: a plan folder needs its installplan.yaml (delete the folder to re-plan)", file)
+	}
+	if c.Plan, err = v1alpha1.LoadInstallPlan(file, data); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// sources returns the bundle sources of a snapshot's tree, one per tree so
+// a bundle installed on many clusters is read once.
+func (p *Planner) sources(fsys fs.FS, repo *v1alpha1.Repository) *plan.Sources {
+	if p.src != nil && p.srcFS == fsys {
+		return p.src
+	}
+	paths := map[string]string{}
+	for _, c := range repo.Spec.Catalogs {
+		paths[c.Name] = c.BundlesPath
+	}
+	p.srcFS, p.src = fsys, &plan.Sources{Repo: fsys, BundlesPaths: paths, Images: p.opts.Images}
+	return p.src
+}

@@ -1,0 +1,19 @@
+package subscription
+
+import "github.com/olmops/olmops/resolver"
+
+// Request is what the intent asks of the resolver, with def as the
+// cluster's successor policy. Installed is taken from the intent's status;
+// a planner that knows better (a committed plan) overrides it.
+func (i *Intent) Request(def Policy) resolver.Request {
+	req := resolver.Request{
+		Package: i.Package, Channels: i.Channels, VersionRange: i.VersionRange,
+		Catalog: i.Catalog, StartingCSV: i.StartingCSV, Name: i.Name,
+		Policy:        resolver.Policy(i.PolicyOr(def)),
+		SelfCertified: i.UpgradeConstraintPolicy == SelfCertified,
+	}
+	if i.Installed != nil {
+		req.Installed = &resolver.Installed{Bundle: i.Installed.Bundle, Version: i.Installed.Version}
+	}
+	return req
+}
