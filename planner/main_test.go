@@ -37,9 +37,9 @@ func examples(t testing.TB) map[string][]byte {
 var dataLine = regexp.MustCompile(`(?m)^(\s+data: )(\S+)$`)
 
 // withEtcdBundle adds etcdoperator.v<version> to the example operatorhub
-// catalog's stable channel, a copy of v0.9.4 whose skipRange covers every
+// catalog's stable channel, replacing v<replaces>: a copy of v0.9.4 whose skipRange covers every
 // earlier 0.9 bundle, the way real catalogs ship a new patch release.
-func withEtcdBundle(t testing.TB, files map[string][]byte, version string) {
+func withEtcdBundle(t testing.TB, files map[string][]byte, version, replaces string) {
 	t.Helper()
 	const path = "catalogs/operatorhub/etcd/catalog.yaml"
 	cat := string(files[path])
@@ -58,7 +58,7 @@ func withEtcdBundle(t testing.TB, files map[string][]byte, version string) {
 		return m[1] + base64.StdEncoding.EncodeToString([]byte(strings.ReplaceAll(string(raw), "0.9.4", version)))
 	})
 	doc = strings.ReplaceAll(doc, "0.9.4", version)
-	entry := fmt.Sprintf("  - name: etcdoperator.v%s\n    replaces: etcdoperator.v0.9.4\n    skipRange: '>=0.9.0 <%s'\n", version, version)
+	entry := fmt.Sprintf("  - name: etcdoperator.v%s\n    replaces: etcdoperator.v%s\n    skipRange: '>=0.9.0 <%s'\n", version, replaces, version)
 	anchor := "    skipRange: '>=0.9.0 <0.9.4'\n"
 	i := strings.Index(cat, anchor) + len(anchor) // the stable channel comes first
 	cat = cat[:i] + entry + cat[i:] + "---\n" + doc

@@ -139,7 +139,7 @@ func TestPlanOnGitHub(t *testing.T) {
 	}
 
 	// A newer bundle is a new target: a new pull request.
-	withEtcdBundle(t, files, "0.9.6")
+	withEtcdBundle(t, files, "0.9.6", "0.9.4")
 	gittest.Commit(t, f.dir, "main", gittest.Change{Files: map[string][]byte{"catalogs/operatorhub/etcd/catalog.yaml": files["catalogs/operatorhub/etcd/catalog.yaml"]}, Message: "catalog: etcd 0.9.6"})
 	r = f.plan(t)
 	pr3, ok := f.gh.PR(3)
@@ -192,3 +192,73 @@ func TestPlanHoldsMergeWhileNotUpgradeable(t *testing.T) {
 }
 
 var _ = plumbing.ZeroHash
+
+// Two planners racing on the same repository converge: each change is
+// committed once and proposed once.
+func TestPlanRace(t *testing.T) {
+	f := newFleet(t, examples(t))
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			defer func() { errs <- nil }()
+			f.plan(t)
+		}()
+	}
+	<-errs
+	<-errs
+	log := gittest.Git(t, f.dir, "log", "--format=%s", "main")
+	for _, subject := range []string{"olmops: plan prod-east", "olmops: plan staging"} {
+		if n := strings.Count(log, subject+"\n"); n != 1 {
+			t.Errorf("%q committed %d times:\n%s", subject, n, log)
+		}
+	}
+	if _, dup := f.gh.PR(2); dup {
+		t.Error("the race opened two pull requests")
+	}
+	if pr, ok := f.gh.PR(1); !ok || pr.State != "open" {
+		t.Errorf("PR #1 = %+v", pr)
+	}
+}
+
+// The git-only forge: proposals are plan branches; merging with git
+// approves, deleting the branch rejects.
+func TestPlanGitOnly(t *testing.T) {
+	files := examples(t)
+	name := "gitonly"
+	gitServer.CreateRepo(t, name)
+	dir := gitServer.RepoDir(name)
+	gittest.Commit(t, dir, "main", gittest.Change{Files: files, Message: "desired state"})
+	run := func() *Report {
+		repo, err := gitsource.Open(t.Context(), gitsource.Options{URL: gitServer.RepoURL(name), CacheDir: t.TempDir(), Auth: gitsource.Auth{Username: "olmops", Password: "s3cret"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := New(Options{Repo: repo, Push: true, Version: "test", Backoff: time.Millisecond}).Run(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	run()
+	branch := "olmops/prod-east/etcd-system/etcd"
+	if strings.TrimSpace(gittest.Git(t, dir, "ls-remote", dir, "refs/heads/"+branch)) == "" {
+		t.Fatal("no plan branch on the remote")
+	}
+	// Approve: merge the branch with git.
+	work := t.TempDir()
+	gittest.Git(t, work, "clone", "--quiet", dir, ".")
+	gittest.Git(t, work, "merge", "--quiet", "--no-edit", "origin/"+branch)
+	gittest.Git(t, work, "push", "--quiet", "origin", "main")
+	r := run()
+	assertActions(t, r, map[string]Action{"prod-east/etcd-system/etcd": ActionProposed})
+	if !strings.Contains(gittest.Git(t, dir, "log", "-1", "--format=%s", branch), "etcd 0.9.2 → 0.9.4") {
+		t.Fatalf("the branch does not propose the upgrade: %s", gittest.Git(t, dir, "log", "-1", "--format=%s", branch))
+	}
+	// Reject: delete the branch; 0.9.4 is not proposed again.
+	gittest.Git(t, work, "push", "--quiet", "origin", "--delete", branch)
+	r = run()
+	assertActions(t, r, map[string]Action{"prod-east/etcd-system/etcd": ActionRejected})
+	if strings.TrimSpace(gittest.Git(t, dir, "ls-remote", dir, "refs/heads/"+branch)) != "" {
+		t.Error("a rejected target was pushed again")
+	}
+}
