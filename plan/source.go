@@ -31,6 +31,9 @@ type Sources struct {
 	// Images pulls bundle images; nil means a bundle found nowhere else
 	// is an error.
 	Images ImageSource
+	// Pinner, when set, pins the related images of bundles pulled from
+	// images to their digests in the rendered deployments.
+	Pinner ImagePinner
 
 	mu    sync.Mutex
 	cache map[*catalog.Bundle]*sourced
@@ -84,6 +87,11 @@ func (s *Sources) find(ctx context.Context, cat *catalog.Catalog, b *catalog.Bun
 	rb, err = render.FromDir(files, ".")
 	if err != nil {
 		return nil, "", fmt.Errorf("bundle %s from image %s: %w", b.Name, pinned, err)
+	}
+	if s.Pinner != nil {
+		if err := pinRelatedImages(ctx, s.Pinner, rb); err != nil {
+			return nil, "", fmt.Errorf("bundle %s: %w", b.Name, err)
+		}
 	}
 	return withPackage(rb, b), pinned, nil
 }

@@ -179,12 +179,16 @@ var benchClusters = func() int {
 	return 100
 }()
 
+// benchRepos numbers the git server's repositories across -count runs.
+var benchRepos int
+
 // BenchmarkCatalogCommitToProposal measures what a person waits for once
 // the planner has fetched a catalog commit with a new bundle: planning the
 // example fleet and opening the upgrade's pull request on the fake GitHub.
 func BenchmarkCatalogCommitToProposal(b *testing.B) {
 	files := examples(b)
-	name := "bench-latency"
+	benchRepos++
+	name := fmt.Sprintf("bench-latency-%d", benchRepos)
 	gitServer.CreateRepo(b, name)
 	dir := gitServer.RepoDir(name)
 	files["olmops.yaml"] = []byte(strings.Replace(string(files["olmops.yaml"]), "spec:\n", "spec:\n  forge: {type: github, owner: acme, repo: fleet}\n", 1))
@@ -197,7 +201,7 @@ func BenchmarkCatalogCommitToProposal(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		return New(Options{Repo: repo, Push: true, Version: "bench", Forge: func(r *v1alpha1.Repository) (gitsource.Forge, error) {
+		return New(Options{Repo: repo, Push: true, Version: "bench", Forge: func(r *v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
 			return github.New(ctx, github.Options{Owner: "acme", Repo: "fleet", Token: ghToken, BaseURL: gh.URL})
 		}})
 	}

@@ -29,7 +29,7 @@ type Options struct {
 	Push bool
 	// Forge returns the forge olmops.yaml configures; nil, or a nil
 	// Forge returned, means the git-only forge on Repo.
-	Forge func(*v1alpha1.Repository) (gitsource.Forge, error)
+	Forge func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error)
 	// Branch is where olmops.yaml is read; "" means Repo's default branch.
 	Branch string
 	// Clusters limits the run to these clusters; none means all.
@@ -42,6 +42,9 @@ type Options struct {
 	// Images pulls bundle images; nil leaves bundles without manifests in
 	// the repository or catalog unrenderable.
 	Images plan.ImageSource
+	// Pinner pins the related images of bundles pulled from images; nil
+	// leaves their tags.
+	Pinner plan.ImagePinner
 	// Version is written into plans.
 	Version string
 	// Author signs commits; a default olmops identity when empty.
@@ -151,7 +154,7 @@ func (p *Planner) Run(ctx context.Context) (*Report, error) {
 	return report, nil
 }
 
-func selectClusters(repo *v1alpha1.Repository, names []string) ([]v1alpha1.Cluster, error) {
+func selectClusters(repo *v1alpha1.RepositoryConfig, names []string) ([]v1alpha1.Cluster, error) {
 	if len(names) == 0 {
 		return repo.Spec.Clusters, nil
 	}
@@ -187,7 +190,7 @@ func targetBranches(clusters []v1alpha1.Cluster) []string {
 // branch plans the clusters sharing one target branch from its head:
 // Automatic changes become one commit per cluster, pushed together; Manual
 // ones become proposals based on the new head.
-func (p *Planner) branch(ctx context.Context, repo *v1alpha1.Repository, target string, clusters []v1alpha1.Cluster, report *Report) error {
+func (p *Planner) branch(ctx context.Context, repo *v1alpha1.RepositoryConfig, target string, clusters []v1alpha1.Cluster, report *Report) error {
 	log := logr.FromContextOrDiscard(ctx).WithValues("branch", target)
 	if p.opts.Ref != "" {
 		target = p.opts.Ref
@@ -320,7 +323,7 @@ func (p *Planner) remote() bool { return p.opts.Push && p.opts.Repo.HasRemote() 
 
 // setForge picks the forge: none when plan branches stay local although
 // there is an origin, else the configured one or the git-only forge.
-func (p *Planner) setForge(repo *v1alpha1.Repository) error {
+func (p *Planner) setForge(repo *v1alpha1.RepositoryConfig) error {
 	p.forge = nil
 	if p.opts.Repo.HasRemote() && !p.opts.Push {
 		return nil

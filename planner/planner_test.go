@@ -44,7 +44,7 @@ func (f *fleet) plan(t *testing.T) *Report {
 		t.Fatal(err)
 	}
 	p := New(Options{Repo: repo, Push: true, Version: "v0.0.0-test", Backoff: time.Millisecond,
-		Forge: func(r *v1alpha1.Repository) (gitsource.Forge, error) {
+		Forge: func(r *v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
 			return github.New(ctx, github.Options{Owner: r.Spec.Forge.Owner, Repo: r.Spec.Forge.Repo, Token: ghToken, BaseURL: f.gh.URL})
 		}})
 	report, err := p.Run(ctx)

@@ -17,7 +17,7 @@ import (
 
 // LoadRepository reads olmops.yaml at the root of fsys, or the defaults a
 // repository without one implies, for branch (the branch read).
-func LoadRepository(fsys fs.FS, branch string) (*v1alpha1.Repository, error) {
+func LoadRepository(fsys fs.FS, branch string) (*v1alpha1.RepositoryConfig, error) {
 	data, err := fs.ReadFile(fsys, v1alpha1.RepositoryFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		repo, err := v1alpha1.Defaults(fsys, branch)
@@ -45,7 +45,7 @@ type catalogs struct {
 	valid map[*catalog.Catalog]error
 }
 
-func (c *catalogs) load(ctx context.Context, snap *gitsource.Snapshot, repo *v1alpha1.Repository) ([]*catalog.Catalog, error) {
+func (c *catalogs) load(ctx context.Context, snap *gitsource.Snapshot, repo *v1alpha1.RepositoryConfig) ([]*catalog.Catalog, error) {
 	var out []*catalog.Catalog
 	var errs []error
 	for _, spec := range repo.Spec.Catalogs {
@@ -77,7 +77,7 @@ func (c *catalogs) validate(cat *catalog.Catalog) error {
 }
 
 // clusterInput reads what one cluster's plans depend on from a snapshot.
-func (p *Planner) clusterInput(ctx context.Context, snap *gitsource.Snapshot, repo *v1alpha1.Repository, cluster v1alpha1.Cluster) (plan.Input, error) {
+func (p *Planner) clusterInput(ctx context.Context, snap *gitsource.Snapshot, repo *v1alpha1.RepositoryConfig, cluster v1alpha1.Cluster) (plan.Input, error) {
 	fsys := snap.FS()
 	in := plan.Input{Cluster: cluster, Repo: fsys, Bundles: p.sources(fsys, repo), Version: p.opts.Version}
 	factsPath := path.Join(cluster.Path, v1alpha1.ClusterFile)
@@ -167,7 +167,7 @@ func readPlan(fsys fs.FS, dir string) (*plan.Committed, error) {
 
 // sources returns the bundle sources of a snapshot's tree, one per tree so
 // a bundle installed on many clusters is read once.
-func (p *Planner) sources(fsys fs.FS, repo *v1alpha1.Repository) *plan.Sources {
+func (p *Planner) sources(fsys fs.FS, repo *v1alpha1.RepositoryConfig) *plan.Sources {
 	if p.src != nil && p.srcFS == fsys {
 		return p.src
 	}
@@ -175,6 +175,6 @@ func (p *Planner) sources(fsys fs.FS, repo *v1alpha1.Repository) *plan.Sources {
 	for _, c := range repo.Spec.Catalogs {
 		paths[c.Name] = c.BundlesPath
 	}
-	p.srcFS, p.src = fsys, &plan.Sources{Repo: fsys, BundlesPaths: paths, Images: p.opts.Images}
+	p.srcFS, p.src = fsys, &plan.Sources{Repo: fsys, BundlesPaths: paths, Images: p.opts.Images, Pinner: p.opts.Pinner}
 	return p.src
 }

@@ -1,13 +1,26 @@
-// Package v1alpha1 is the schema of the olmops desired-state repository:
-// olmops.yaml (kind Repository, apiVersion olmops.io/v1alpha1) and the
-// per-cluster clusters/<cluster>/cluster.yaml facts.
+// Package v1alpha1 is the olmops.io/v1alpha1 API: the schema of the
+// desired-state repository and the in-cluster Repository CRD.
 //
-// The types follow Kubernetes API conventions (camelCase JSON, +optional
-// markers) because they will also be the in-cluster Repository CRD; the
-// object metadata, deepcopy and CRD manifests come with the reconciler.
+// The desired-state repository holds olmops.yaml (RepositoryConfig, kind
+// Repository), the per-cluster clusters/<cluster>/cluster.yaml facts
+// (ClusterFacts) and the plan files olmops writes (InstallPlan). Load,
+// LoadCluster and LoadInstallPlan are strict: an unknown field, a value of
+// the wrong type or an invalid value is an *Error naming the file and line,
+// and every problem of a file is reported at once. Defaults builds the
+// RepositoryConfig a repo without olmops.yaml implies. These types are files,
+// not API objects: they are never registered in a runtime.Scheme.
 //
-// Load and LoadCluster are strict: an unknown field, a value of the wrong
-// type or an invalid value is an *Error naming the file and line, and every
-// problem of a file is reported at once. Defaults builds the Repository a
-// repo without olmops.yaml implies.
+// Repository (with RepositoryList) is the CRD an in-cluster controller
+// reconciles: which repository and cluster to apply, how often, with which
+// credentials, and what happened (conditions, commits, per subscription the
+// installed bundle, hop, health, Upgradeable and inventory). AddToScheme
+// registers it. Its deepcopy functions (zz_generated.deepcopy.go) and CRD
+// manifest (config/crd/bases) are generated from the markers on its types by
+// `make generate`; edit the types, never the generated files.
+//
+// olmops.yaml and the CRD share apiVersion and kind but never meet: the
+// file is decoded only by Load, from a Git tree; the object only through a
+// Scheme, from the API server. Hence the two Go names for one kind.
+//
+// +groupName=olmops.io
 package v1alpha1

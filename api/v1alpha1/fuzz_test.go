@@ -17,11 +17,11 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		if err := r.Validate(); err != nil {
-			t.Errorf("Load accepted a Repository Validate rejects: %v", err)
+			t.Errorf("Load accepted a RepositoryConfig Validate rejects: %v", err)
 		}
 		r.SetDefaults("main")
 		if err := r.Validate(); err != nil {
-			t.Errorf("SetDefaults made a valid Repository invalid: %v", err)
+			t.Errorf("SetDefaults made a valid RepositoryConfig invalid: %v", err)
 		}
 	})
 }

@@ -11,8 +11,8 @@ import (
 // Load reads olmops.yaml strictly: unknown fields, wrong types and every
 // Validate problem are reported at once, each an *Error at its line. It does
 // not fill defaults; call SetDefaults.
-func Load(path string, data []byte) (*Repository, error) {
-	r := &Repository{}
+func Load(path string, data []byte) (*RepositoryConfig, error) {
+	r := &RepositoryConfig{}
 	d := decodeFile(path, RepositoryKind, data, r)
 	if !d.decoded() {
 		if len(d.errs) == 0 {
@@ -41,14 +41,14 @@ func LoadCluster(path string, data []byte) (*ClusterFacts, error) {
 	return c, nil
 }
 
-// Defaults returns the Repository a repo without olmops.yaml implies: every
-// folder under catalogs/ is a catalog of priority 0, every folder under
-// clusters/ a cluster, with defaults filled for checkedOutBranch. Missing
-// catalogs/ or clusters/ folders give no entries; folders whose names start
-// with a dot are skipped. Validate the result: a folder name may not be a
-// valid catalog or cluster name.
-func Defaults(repoFS fs.FS, checkedOutBranch string) (*Repository, error) {
-	r := &Repository{TypeMeta: TypeMeta{APIVersion: GroupVersion, Kind: RepositoryKind}}
+// Defaults returns the RepositoryConfig a repo without olmops.yaml implies:
+// every folder under catalogs/ is a catalog of priority 0, every folder
+// under clusters/ a cluster, with defaults filled for checkedOutBranch.
+// Missing catalogs/ or clusters/ folders give no entries; folders whose
+// names start with a dot are skipped. Validate the result: a folder name may
+// not be a valid catalog or cluster name.
+func Defaults(repoFS fs.FS, checkedOutBranch string) (*RepositoryConfig, error) {
+	r := &RepositoryConfig{TypeMeta: TypeMeta{APIVersion: GroupVersion, Kind: RepositoryKind}}
 	catalogs, err := subdirs(repoFS, CatalogsDir)
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func subdirs(fsys fs.FS, dir string) ([]string, error) {
 // paths (catalogs/<name>, clusters/<name>), target branches
 // (checkedOutBranch), approval (Automatic), successor policy (Semver), the
 // Secret key of the forge token (token), apiVersion and kind.
-func (r *Repository) SetDefaults(checkedOutBranch string) {
+func (r *RepositoryConfig) SetDefaults(checkedOutBranch string) {
 	if r.APIVersion == "" {
 		r.APIVersion = GroupVersion
 	}

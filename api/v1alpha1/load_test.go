@@ -68,10 +68,10 @@ spec:
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	want := &Repository{
+	want := &RepositoryConfig{
 		TypeMeta: TypeMeta{APIVersion: GroupVersion, Kind: RepositoryKind},
 		Metadata: ObjectMeta{Name: "r", Labels: map[string]string{"a": "b"}},
-		Spec: RepositorySpec{
+		Spec: RepositoryConfigSpec{
 			Catalogs: []Catalog{{Name: "hub", BundlesPath: "bundles/hub"}},
 			Clusters: []Cluster{{Name: "prod", ClusterFacts: ClusterFacts{KubernetesVersion: "1.33", OpenShiftVersion: "4.20.3"}}},
 			Forge: &Forge{Type: ForgeGitHub, Owner: "acme", Repo: "olm", BaseURL: "https://github.example.com/api/v3/",
@@ -289,9 +289,9 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Defaults: %v", err)
 	}
-	want := &Repository{
+	want := &RepositoryConfig{
 		TypeMeta: TypeMeta{APIVersion: GroupVersion, Kind: RepositoryKind},
-		Spec: RepositorySpec{
+		Spec: RepositoryConfigSpec{
 			Catalogs: []Catalog{{Name: "internal", Path: "catalogs/internal"}, {Name: "operatorhub", Path: "catalogs/operatorhub"}},
 			Clusters: []Cluster{
 				{Name: "prod-east", Path: "clusters/prod-east", TargetBranch: "main", Approval: ApprovalAutomatic, SuccessorPolicy: SuccessorPolicySemver},

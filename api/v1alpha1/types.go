@@ -1,9 +1,11 @@
 package v1alpha1
 
-// GroupVersion is the apiVersion of olmops.yaml.
+// GroupVersion is the apiVersion of olmops.yaml, of the plan files and of
+// the Repository CRD.
 const GroupVersion = "olmops.io/v1alpha1"
 
-// RepositoryKind is the kind of olmops.yaml.
+// RepositoryKind is the kind of olmops.yaml and of the Repository CRD: one
+// names a file read by Load, the other an object served by the API server.
 const RepositoryKind = "Repository"
 
 // File names and folders of the desired-state repository.
@@ -64,7 +66,7 @@ type TypeMeta struct {
 }
 
 // ObjectMeta is the part of Kubernetes object metadata olmops.yaml may
-// carry. The CRD will use metav1.ObjectMeta instead.
+// carry.
 type ObjectMeta struct {
 	// name of the repository, for people.
 	// +optional
@@ -77,19 +79,21 @@ type ObjectMeta struct {
 	Annotations map[string]string `json:"annotations,omitempty"`
 }
 
-// Repository is olmops.yaml: the catalogs and clusters of a desired-state
-// repository and how plans reach them.
-type Repository struct {
+// RepositoryConfig is olmops.yaml (kind Repository): the catalogs and
+// clusters of a desired-state repository and how plans reach them. It is a
+// file in that repository, never an object in a cluster; the in-cluster
+// object pointing a controller at the repository is Repository.
+type RepositoryConfig struct {
 	TypeMeta `json:",inline"`
 	// metadata of the repository.
 	// +optional
 	Metadata ObjectMeta `json:"metadata,omitempty"`
 	// spec is the configuration.
-	Spec RepositorySpec `json:"spec"`
+	Spec RepositoryConfigSpec `json:"spec"`
 }
 
-// RepositorySpec is the configuration of a desired-state repository.
-type RepositorySpec struct {
+// RepositoryConfigSpec is the configuration of a desired-state repository.
+type RepositoryConfigSpec struct {
 	// catalogs are the file-based catalogs bundles are resolved from.
 	// +optional
 	Catalogs []Catalog `json:"catalogs,omitempty"`

@@ -33,12 +33,12 @@ func (e *fieldErrors) add(field, format string, args ...any) {
 	*e = append(*e, &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
-// Validate reports every problem of a Repository as a *FieldError, joined:
+// Validate reports every problem of a RepositoryConfig as a *FieldError, joined:
 // apiVersion and kind, unique DNS-1123 catalog and cluster names, unique
 // paths relative to and inside the repository, known approval, successor
 // policy and forge type, well-formed versions. Fields left empty for
 // SetDefaults to fill are valid.
-func (r *Repository) Validate() error {
+func (r *RepositoryConfig) Validate() error {
 	var errs fieldErrors
 	if r.APIVersion != GroupVersion {
 		errs.add("apiVersion", "must be %s, not %q", GroupVersion, r.APIVersion)

@@ -9,5 +9,6 @@ func newCatalogCmd(s streams) *cobra.Command {
 		Args:  args(cobra.NoArgs),
 	}
 	cmd.AddCommand(newCatalogListCmd(s))
+	cmd.AddCommand(newCatalogImportCmd(s))
 	return cmd
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/olmops/olmops/api/v1alpha1"
+	"github.com/olmops/olmops/catalog/oci"
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/gitsource/github"
 	"github.com/olmops/olmops/planner"
@@ -26,6 +27,7 @@ type planOptions struct {
 	Ref      string
 	Output   string
 	CacheDir string
+	ImageDir string
 }
 
 func newPlanCmd(s streams) *cobra.Command {
@@ -55,7 +57,11 @@ missing, listing what would change. --ref checks the plans at a revision
 
 Exit codes: 0 done (or, with --check, every plan current); 1 a cluster could
 not be planned (its problems are printed, nothing was written for it; other
-clusters proceed) or --check found stale plans; 2 usage or I/O error.`,
+clusters proceed) or --check found stale plans; 2 usage or I/O error.
+
+Bundles whose manifests are neither in the repository nor in the catalog
+are pulled from their images (docker config or REGISTRY_AUTH_FILE
+credentials), cached by digest, and recorded in the plan pinned by digest.`,
 		Example: `  olmops plan --repo .
   olmops plan --repo . --cluster prod-east --push
   olmops plan --repo https://github.com/acme/fleet.git --push
@@ -74,6 +80,7 @@ clusters proceed) or --check found stale plans; 2 usage or I/O error.`,
 	f.StringVar(&opts.Ref, "ref", "", "with --check: check the plans at this revision (such as a pull request's head) instead of each cluster's target branch")
 	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
 	f.StringVar(&opts.CacheDir, "cache-dir", "", "where clones of --repo URLs are kept (default: the user cache folder)")
+	f.StringVar(&opts.ImageDir, "image-cache", "", "where pulled bundle images are kept, by digest (default: the user cache folder)")
 	return cmd
 }
 
@@ -91,10 +98,14 @@ func planRun(ctx context.Context, opts *planOptions) error {
 	if err != nil {
 		return err
 	}
+	images, err := oci.New(oci.Options{CacheDir: opts.ImageDir})
+	if err != nil {
+		return err
+	}
 	p := planner.New(planner.Options{
-		Repo: repo, Branch: opts.Branch, Clusters: opts.Clusters,
+		Repo: repo, Branch: opts.Branch, Clusters: opts.Clusters, Images: images, Pinner: oci.NewPinner(images),
 		Push: opts.Push, Check: opts.Check, Ref: opts.Ref, Version: version,
-		Forge: func(r *v1alpha1.Repository) (gitsource.Forge, error) { return forgeFor(ctx, r) },
+		Forge: func(r *v1alpha1.RepositoryConfig) (gitsource.Forge, error) { return forgeFor(ctx, r) },
 	})
 	report, err := p.Run(ctx)
 	if report != nil {
@@ -164,7 +175,7 @@ func envAuth() gitsource.Auth {
 }
 
 // forgeFor builds the forge olmops.yaml names; nil for the git-only one.
-func forgeFor(ctx context.Context, r *v1alpha1.Repository) (gitsource.Forge, error) {
+func forgeFor(ctx context.Context, r *v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
 	f := r.Spec.Forge
 	if f == nil || f.Type != v1alpha1.ForgeGitHub {
 		return nil, nil

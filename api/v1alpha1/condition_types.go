@@ -1,0 +1,70 @@
+package v1alpha1
+
+// Condition types of a Repository, after the Kubernetes API conventions
+// and Flux's kstatus-compatible trio: exactly one of Ready=True,
+// Reconciling=True or Stalled=True describes the object at rest.
+const (
+	// ReadyCondition is True when the cluster matches the branch: every
+	// merged plan of the cluster applied and healthy. False otherwise,
+	// with the reason of the first plan that is not.
+	ReadyCondition = "Ready"
+	// ReconcilingCondition is True while the controller works towards a
+	// new commit or spec, or retries after a failure it expects to pass.
+	ReconcilingCondition = "Reconciling"
+	// StalledCondition is True when reconciling cannot succeed until the
+	// spec, a Secret or the repository changes; the controller stops
+	// retrying on its own.
+	StalledCondition = "Stalled"
+)
+
+// Condition reasons. Each names what a person should look at.
+const (
+	// SucceededReason: every plan is applied and healthy (Ready=True).
+	SucceededReason = "Succeeded"
+	// ProgressingReason: a new commit or spec is being fetched and
+	// applied (Reconciling=True).
+	ProgressingReason = "Progressing"
+	// ProgressingWithRetryReason: the last attempt failed with an error
+	// expected to pass, and the controller retries with backoff
+	// (Reconciling=True).
+	ProgressingWithRetryReason = "ProgressingWithRetry"
+	// FetchFailedReason: the repository could not be fetched (network,
+	// credentials, missing branch) (Ready=False).
+	FetchFailedReason = "FetchFailed"
+	// InvalidPlanReason: a merged plan or olmops.yaml does not load or
+	// names a cluster that is not there; nothing changes until a new
+	// commit (Ready=False, Stalled=True).
+	InvalidPlanReason = "InvalidPlan"
+	// ApplyFailedReason: the API server refused an object of a plan (the
+	// message carries its reason) (Ready=False).
+	ApplyFailedReason = "ApplyFailed"
+	// PruneFailedReason: an object that left the plans could not be
+	// deleted (Ready=False).
+	PruneFailedReason = "PruneFailed"
+	// HealthCheckFailedReason: a hop's objects did not become healthy
+	// within spec.healthTimeout (Ready=False).
+	HealthCheckFailedReason = "HealthCheckFailed"
+	// UpgradeHeldReason: an operator's OperatorCondition says
+	// Upgradeable=False, so its upgrade waits while the rest is applied;
+	// it resumes by itself when the condition clears (Ready=False, not
+	// Stalled: the cluster does not match the branch yet, by design).
+	UpgradeHeldReason = "UpgradeHeld"
+)
+
+// Keys of the Secret that spec.secretRef names, by kind of credentials.
+const (
+	// SecretKeyToken holds an HTTPS token (GitHub: a personal access or
+	// installation token); also the forge token's key in the Secret that
+	// spec.forge.tokenSecretRef names.
+	SecretKeyToken = "token"
+	// SecretKeyUsername and SecretKeyPassword hold HTTPS basic
+	// credentials.
+	SecretKeyUsername = "username"
+	// SecretKeyPassword: see SecretKeyUsername.
+	SecretKeyPassword = "password"
+	// SecretKeyIdentity holds an SSH private key (PEM or OpenSSH format).
+	SecretKeyIdentity = "identity"
+	// SecretKeyKnownHosts holds the known_hosts lines the SSH server's
+	// key must match; required with identity.
+	SecretKeyKnownHosts = "known_hosts"
+)

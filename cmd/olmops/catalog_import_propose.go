@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/planner"
+)
+
+// importLabels mark an import's proposal.
+var importLabels = []string{"olmops", "catalog-import"}
+
+// proposeImport puts an import where people review it instead of into the
+// worktree: one commit replacing the catalog folder on the branch
+// olmops/import/<catalog>, based on the default branch, pushed when the
+// repository has an origin, and proposed through the forge olmops.yaml
+// names (the git-only forge otherwise). The proposal is what moves the
+// plans: merging it is what the next `olmops plan` sees.
+func proposeImport(ctx context.Context, opts *catalogImportOptions, files map[string][]byte, sum *ImportSummary) error {
+	repo, err := gitsource.Open(ctx, gitsource.Options{Path: opts.Repo, Auth: envAuth()})
+	if err != nil {
+		return err
+	}
+	base, err := repo.DefaultBranch(ctx)
+	if err != nil {
+		return err
+	}
+	head, err := repo.Resolve(ctx, base)
+	if err != nil {
+		return err
+	}
+	snap, err := repo.Snapshot(ctx, head)
+	if err != nil {
+		return err
+	}
+	cfg, err := planner.LoadRepository(snap.FS(), base)
+	if err != nil {
+		return err
+	}
+	edits := map[string][]byte{opts.Into: nil}
+	for name, data := range files {
+		edits[path.Join(opts.Into, name)] = data
+	}
+	branch := "olmops/import/" + sum.Catalog
+	_, err = repo.Commit(ctx, gitsource.CommitRequest{
+		Parent: head, Branch: branch, Files: edits,
+		Message: sum.Title() + "\n\n" + sum.Body(),
+		Author:  object.Signature{Name: "olmops", Email: "olmops@users.noreply.github.com"},
+	})
+	if errors.Is(err, gitsource.ErrNoChange) {
+		sum.Changed = false
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	sum.Changed = true
+	if repo.HasRemote() {
+		if err := repo.Push(ctx, branch, true); err != nil {
+			return err
+		}
+	}
+	forge, err := forgeFor(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if forge == nil {
+		forge = gitsource.NewGitForge(repo)
+	}
+	p, err := forge.Propose(ctx, gitsource.ProposalRequest{Head: branch, Base: base, Title: sum.Title(), Body: sum.Body(), Labels: importLabels})
+	if err != nil {
+		return fmt.Errorf("catalog import: propose %s: %w", branch, err)
+	}
+	sum.Proposal = p
+	return nil
+}

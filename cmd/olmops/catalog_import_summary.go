@@ -1,0 +1,230 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"github.com/olmops/olmops/gitsource"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/olmops/olmops/catalog"
+)
+
+// ImportSummary is what an import changed in a catalog folder: what a pull
+// request for the import says.
+type ImportSummary struct {
+	Catalog        string         `json:"catalog"`
+	Image          string         `json:"image"`
+	Digest         string         `json:"digest"`
+	Dir            string         `json:"dir"`
+	Packages       []string       `json:"packages"`
+	Changed        bool           `json:"changed"`
+	NewBundles     []BundleChange `json:"newBundles"`
+	RemovedBundles []BundleChange `json:"removedBundles"`
+	HeadMoves      []HeadMove     `json:"headMoves"`
+	// Proposal is where a --push import waits for review.
+	Proposal *gitsource.Proposal `json:"proposal,omitempty"`
+}
+
+// BundleChange is a bundle that appeared in or left the catalog.
+type BundleChange struct {
+	Package string `json:"package"`
+	Name    string `json:"name"`
+	// Version is the bundle's version, or its name when it has none.
+	Version string `json:"version"`
+}
+
+// HeadMove is a channel whose head changed. From is "" for a new channel,
+// To "" for a removed one; heads are shown by version.
+type HeadMove struct {
+	Package string `json:"package"`
+	Channel string `json:"channel"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+}
+
+// String words the move as the summary prints it: "etcd: stable head 0.9.2 → 0.9.4".
+func (h HeadMove) String() string {
+	switch {
+	case h.From == "":
+		return fmt.Sprintf("%s: new channel %s, head %s", h.Package, h.Channel, h.To)
+	case h.To == "":
+		return fmt.Sprintf("%s: channel %s removed, head was %s", h.Package, h.Channel, h.From)
+	}
+	return fmt.Sprintf("%s: %s head %s → %s", h.Package, h.Channel, h.From, h.To)
+}
+
+// String is "package name (version)".
+func (b BundleChange) String() string { return fmt.Sprintf("%s %s (%s)", b.Package, b.Name, b.Version) }
+
+// diff fills the changes from prev (nil when the folder was empty) to next.
+func (s *ImportSummary) diff(prev, next *catalog.Catalog) {
+	s.NewBundles, s.RemovedBundles, s.HeadMoves = []BundleChange{}, []BundleChange{}, []HeadMove{}
+	for _, name := range union(packageNames(prev), next.PackageNames()) {
+		p, n := packageOf(prev, name), packageOf(next, name)
+		s.NewBundles = append(s.NewBundles, bundlesOnlyIn(n, p)...)
+		s.RemovedBundles = append(s.RemovedBundles, bundlesOnlyIn(p, n)...)
+		for _, ch := range union(channelNames(p), channelNames(n)) {
+			fromName, from := headOf(p, ch)
+			toName, to := headOf(n, ch)
+			if fromName != toName || from != to {
+				s.HeadMoves = append(s.HeadMoves, HeadMove{Package: name, Channel: ch, From: from, To: to})
+			}
+		}
+	}
+}
+
+func union(a, b []string) []string {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func packageNames(c *catalog.Catalog) []string {
+	if c == nil {
+		return nil
+	}
+	return c.PackageNames()
+}
+
+func packageOf(c *catalog.Catalog, name string) *catalog.Package {
+	if c == nil {
+		return nil
+	}
+	return c.Packages[name]
+}
+
+func channelNames(p *catalog.Package) []string {
+	if p == nil {
+		return nil
+	}
+	return p.ChannelNames()
+}
+
+// headOf names the head of channel ch and labels it by version; a channel
+// without a single head is labelled "none".
+func headOf(p *catalog.Package, ch string) (name, label string) {
+	if p == nil || p.Channels[ch] == nil {
+		return "", ""
+	}
+	e, err := p.Channels[ch].Head()
+	if err != nil {
+		return "", "none"
+	}
+	return e.Name, bundleLabel(e.Bundle, e.Name)
+}
+
+func bundleLabel(b *catalog.Bundle, name string) string {
+	if b == nil || b.Version == nil {
+		return name
+	}
+	return b.Version.String()
+}
+
+// bundlesOnlyIn lists the bundles of a that b lacks, by version.
+func bundlesOnlyIn(a, b *catalog.Package) []BundleChange {
+	if a == nil {
+		return nil
+	}
+	var bs []*catalog.Bundle
+	for _, name := range a.BundleNames() {
+		if b == nil || b.Bundles[name] == nil {
+			bs = append(bs, a.Bundles[name])
+		}
+	}
+	slices.SortStableFunc(bs, compareVersions)
+	out := make([]BundleChange, len(bs))
+	for i, x := range bs {
+		out[i] = BundleChange{Package: a.Name, Name: x.Name, Version: bundleLabel(x, x.Name)}
+	}
+	return out
+}
+
+// Title is the one-line subject of the import, naming the newest new
+// bundle of each package: "catalog operatorhub: etcd 0.9.4, cert-manager
+// 1.16.2 available".
+func (s ImportSummary) Title() string {
+	newest := map[string]string{}
+	var pkgs []string
+	for _, b := range s.NewBundles { // by package, then version
+		if _, ok := newest[b.Package]; !ok {
+			pkgs = append(pkgs, b.Package)
+		}
+		newest[b.Package] = b.Version
+	}
+	what := "no changes"
+	switch {
+	case len(pkgs) > 0:
+		parts := make([]string, len(pkgs))
+		for i, p := range pkgs {
+			parts[i] = p + " " + newest[p]
+		}
+		what = strings.Join(parts, ", ") + " available"
+	case len(s.RemovedBundles) > 0:
+		what = fmt.Sprintf("%d bundle(s) removed", len(s.RemovedBundles))
+	case len(s.HeadMoves) > 0:
+		what = fmt.Sprintf("%d channel head(s) moved", len(s.HeadMoves))
+	}
+	return "catalog " + s.Catalog + ": " + what
+}
+
+// Body is the Markdown description of the import: where it came from, the
+// new bundles, the channel-head moves and the removed bundles.
+func (s ImportSummary) Body() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Imported `%s` (`%s`) into `%s`.\n", s.Image, s.Digest, s.Dir)
+	section := func(title string, items []string) {
+		if len(items) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "\n### %s\n\n", title)
+		for _, it := range items {
+			fmt.Fprintf(&b, "- %s\n", it)
+		}
+	}
+	section("New bundles", mapStrings(s.NewBundles, func(c BundleChange) string { return fmt.Sprintf("%s %s (`%s`)", c.Package, c.Version, c.Name) }))
+	section("Channel heads", mapStrings(s.HeadMoves, HeadMove.String))
+	section("Removed bundles", mapStrings(s.RemovedBundles, func(c BundleChange) string { return fmt.Sprintf("%s %s (`%s`)", c.Package, c.Version, c.Name) }))
+	return b.String()
+}
+
+func mapStrings[T any](xs []T, f func(T) string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+func (s ImportSummary) write(opts *catalogImportOptions) error {
+	if opts.Output == "json" {
+		enc := json.NewEncoder(opts.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	}
+	var b strings.Builder
+	b.WriteString(s.Title() + "\n")
+	for _, x := range s.NewBundles {
+		b.WriteString("  + " + x.String() + "\n")
+	}
+	for _, x := range s.RemovedBundles {
+		b.WriteString("  - " + x.String() + "\n")
+	}
+	for _, h := range s.HeadMoves {
+		b.WriteString("  " + h.String() + "\n")
+	}
+	verb := "wrote"
+	switch {
+	case !s.Changed:
+		verb = "unchanged:"
+	case s.Proposal != nil:
+		verb = "proposed on " + s.Proposal.Head + ":"
+		if s.Proposal.URL != "" {
+			verb = "proposed in " + s.Proposal.URL + ":"
+		}
+	}
+	fmt.Fprintf(&b, "%s %s (%d package(s)) from %s@%s\n", verb, s.Dir, len(s.Packages), s.Image, s.Digest)
+	_, err := io.WriteString(opts.Out, b.String())
+	return err
+}
