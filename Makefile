@@ -110,6 +110,8 @@ demo: build
 	@echo
 	@echo "=== olmops resolve --catalog examples/catalogs/operatorhub --catalog examples/catalogs/internal --subscriptions examples/clusters/prod-east/subscriptions/*.yaml ==="
 	@./$(BIN) resolve --catalog examples/catalogs/operatorhub --catalog examples/catalogs/internal --subscriptions examples/clusters/prod-east/subscriptions/*.yaml
+	@echo
+	@bash hack/demo-plan.sh $(BIN)
 
 clean:
 	rm -rf bin
