@@ -40,6 +40,7 @@ Exit codes: 0 success, 1 findings (an invalid catalog), 2 usage or I/O error.`,
 		newGraphCmd(s),
 		newResolveCmd(s),
 		newPlanCmd(s),
+		newReviewCmd(s),
 	)
 	return root
 }

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/review"
 )
 
 type validateOptions struct {
@@ -146,24 +146,8 @@ func writeFindings(w io.Writer, format string, fs []finding) error {
 
 // githubAnnotation formats a finding as a GitHub Actions workflow command.
 func githubAnnotation(f finding) string {
-	props := []string{"file=" + escapeGitHubProperty(f.File)}
-	if f.Line > 0 {
-		props = append(props, "line="+strconv.Itoa(f.Line))
-	}
-	if f.Package != "" {
-		props = append(props, "title="+escapeGitHubProperty(f.Package))
-	}
-	return "::error " + strings.Join(props, ",") + "::" + escapeGitHubData(f.Message)
+	return review.Annotation{Severity: review.Error, File: f.File, Line: f.Line, Title: f.Package, Message: f.Message}.String()
 }
 
-// escapeGitHubData escapes a workflow command's message, as the Actions
-// toolkit does (toCommandValue + escapeData).
-func escapeGitHubData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// escapeGitHubProperty escapes a workflow command's property value
-// (escapeProperty): the data escapes plus ':' and ','.
-func escapeGitHubProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
+// escapeGitHubProperty escapes a workflow command's property value.
+func escapeGitHubProperty(s string) string { return review.EscapeProperty(s) }
