@@ -1,0 +1,166 @@
+// Package fleettest writes generated desired-state repositories for
+// benchmarks: many clusters subscribing to real packages of the ocp-v4.20
+// community catalog, so planner and review measure the same fleet.
+package fleettest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/internal/gittest"
+)
+
+// Catalog is the community catalog of ocp-v4.20, relative to a package
+// folder of this module.
+const Catalog = "../../shared/catalogs/ocp-v4.20/community-operators-prod"
+
+// Fleet is a generated repository.
+type Fleet struct {
+	// Dir is the repository's worktree; its main branch holds one commit.
+	Dir string
+	// Packages are the subscribed packages, one Subscription each per
+	// cluster in the namespace named after the package.
+	Packages []*catalog.Package
+}
+
+// Options shape a fleet.
+type Options struct {
+	Clusters, Subscriptions int
+	// BundlesPath, when set, is written as the catalog's bundlesPath with
+	// a generated registry+v1 folder for every bundle of the subscribed
+	// packages (the catalog only names their images).
+	BundlesPath string
+}
+
+// Write writes a fleet into a new git repository; it skips the benchmark
+// when the corpus is missing.
+func Write(b testing.TB, opts Options) *Fleet {
+	b.Helper()
+	if _, err := os.Stat(Catalog); err != nil {
+		b.Skipf("corpus not found: %v", err)
+	}
+	dir := b.TempDir()
+	gittest.Git(b, dir, "init", "--quiet", "--initial-branch=main")
+	if err := os.CopyFS(filepath.Join(dir, "catalogs/community"), os.DirFS(Catalog)); err != nil {
+		b.Fatal(err)
+	}
+	cat, err := catalog.LoadDir(b.Context(), Catalog, "community")
+	if err != nil {
+		b.Fatal(err)
+	}
+	pkgs := independentPackages(cat, opts.Subscriptions)
+	if len(pkgs) < opts.Subscriptions {
+		b.Fatalf("only %d packages without dependencies", len(pkgs))
+	}
+	f := &Fleet{Dir: dir, Packages: pkgs}
+	catalogLine := "    - {name: community}\n"
+	if opts.BundlesPath != "" {
+		catalogLine = "    - {name: community, bundlesPath: " + opts.BundlesPath + "}\n"
+		for _, p := range pkgs {
+			for _, bn := range p.BundleNames() {
+				f.WriteFile(b, opts.BundlesPath+"/"+bn+"/manifests/csv.yaml", csv(bn))
+			}
+		}
+	}
+	var cfg strings.Builder
+	cfg.WriteString("apiVersion: olmops.io/v1alpha1\nkind: Repository\nspec:\n  catalogs:\n" + catalogLine + "  clusters:\n")
+	for c := range opts.Clusters {
+		fmt.Fprintf(&cfg, "    - {name: c%03d, approval: Automatic}\n", c)
+		for _, p := range pkgs {
+			f.WriteFile(b, fmt.Sprintf("clusters/c%03d/subscriptions/%s.yaml", c, p.Name),
+				fmt.Sprintf("apiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\nmetadata: {name: %s, namespace: %s}\nspec: {name: %s, source: community}\n", p.Name, Namespace(p.Name), p.Name))
+		}
+	}
+	f.WriteFile(b, "olmops.yaml", cfg.String())
+	gittest.Git(b, dir, "add", "--all")
+	gittest.Git(b, dir, "commit", "--quiet", "-m", "fleet")
+	return f
+}
+
+// WriteFile writes a file of the worktree, making its folders.
+func (f *Fleet) WriteFile(b testing.TB, name, data string) {
+	b.Helper()
+	p := filepath.Join(f.Dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// Bare clones the fleet without a worktree, as planners and reviews in
+// CI and the controller read repositories, and returns its folder.
+func (f *Fleet) Bare(b testing.TB) string {
+	b.Helper()
+	bare := b.TempDir()
+	gittest.Git(b, bare, "clone", "--quiet", "--bare", f.Dir, bare)
+	return bare
+}
+
+// Namespace keeps generated namespace names DNS labels.
+func Namespace(pkg string) string {
+	if len(pkg) > 50 {
+		return pkg[:50]
+	}
+	return strings.Trim(pkg, "-")
+}
+
+// independentPackages are n packages whose bundles need nothing else and
+// that have no deprecations yet, so each subscription resolves alone.
+func independentPackages(cat *catalog.Catalog, n int) []*catalog.Package {
+	var out []*catalog.Package
+	for _, name := range cat.PackageNames() {
+		p := cat.Packages[name]
+		ok := p.DefaultChannel != "" && len(p.Bundles) <= 30 && p.Deprecation == nil
+		for _, bd := range p.Bundles {
+			s := bd.Props
+			if len(s.PackagesRequired)+len(s.GVKsRequired)+len(s.Constraints) > 0 || s.KubeVersion != "" || bd.Version == nil {
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, p)
+		}
+		if len(out) == n {
+			break
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Name < out[b].Name })
+	return out
+}
+
+// csv is a small CSV installing one operator in all namespaces.
+func csv(name string) string {
+	return fmt.Sprintf(`apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: %[1]s
+spec:
+  installModes:
+    - {type: AllNamespaces, supported: true}
+  install:
+    strategy: deployment
+    spec:
+      clusterPermissions:
+        - serviceAccountName: operator
+          rules:
+            - {apiGroups: [""], resources: [pods, configmaps], verbs: [get, list, watch]}
+      deployments:
+        - name: operator
+          spec:
+            selector: {matchLabels: {app: operator}}
+            template:
+              metadata: {labels: {app: operator}}
+              spec:
+                serviceAccountName: operator
+                containers:
+                  - name: manager
+                    image: example.com/%[1]s:latest
+`, name)
+}
