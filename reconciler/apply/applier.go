@@ -1,0 +1,196 @@
+package apply
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/olmops/olmops/commitstatus"
+)
+
+// Defaults for the Applier's zero fields.
+const (
+	DefaultFieldOwner       = "olmops"
+	DefaultHealthTimeout    = 5 * time.Minute
+	DefaultEstablishTimeout = time.Minute
+	DefaultPollInterval     = 500 * time.Millisecond
+)
+
+// ErrUnhealthy is wrapped by Apply's error when a hop was applied but did
+// not become healthy within HealthTimeout; the Result says why.
+var ErrUnhealthy = errors.New("not healthy")
+
+// Applier applies plans to one cluster. Its zero durations and field
+// owner take the defaults above; it keeps no state between calls.
+type Applier struct {
+	// Client writes to the cluster, and reads when Reader is nil. Its
+	// RESTMapper must learn kinds as their CRDs appear, as
+	// controller-runtime's default mapper does.
+	Client client.Client
+	// Reader reads live objects: to skip unchanged ones, for health and
+	// for OperatorConditions. Nil means Client. A cache whose informers
+	// select render.ManagedByLabel makes a no-op apply cost no API call; a
+	// cache lagging behind a write only costs a re-apply or another poll.
+	Reader client.Reader
+	// FieldOwner is the server-side apply field manager.
+	FieldOwner string
+	// HealthTimeout bounds the wait for a hop to become healthy.
+	HealthTimeout time.Duration
+	// EstablishTimeout bounds the wait for a hop's CRDs to be Established
+	// and their kinds served.
+	EstablishTimeout time.Duration
+	// PollInterval is the pause between two reads while waiting.
+	PollInterval time.Duration
+}
+
+// Request is one subscription's plan and what the previous apply left.
+type Request struct {
+	// Cluster names the cluster, for logs.
+	Cluster string
+	// Namespace is the install namespace; namespaced objects without a
+	// namespace go there.
+	Namespace string
+	// Subscription names the plan.
+	Subscription string
+	// Hops are the plan's path in order, the target last.
+	Hops []Hop
+	// Installed is the bundle (its CSV name) the previous apply installed,
+	// Result.Installed; "" when nothing is installed. When it is one of
+	// Hops, Apply resumes there.
+	Installed string
+	// Inventory is the previous Result.Inventory.
+	Inventory Inventory
+	// PruneCRDs lets prune delete CustomResourceDefinitions that left the
+	// plan, and with them every custom resource of their kinds.
+	PruneCRDs bool
+}
+
+// Hop is one bundle of a plan's path and its rendered manifests (see
+// render.ReadFiles).
+type Hop struct {
+	Bundle  string
+	Objects []*unstructured.Unstructured
+}
+
+// Result is where an apply got to. Apply returns one even with an error;
+// persist its Inventory and Installed whenever it is not nil.
+type Result struct {
+	// Phase is Installed, Held, Failed, or Applying when the context ended
+	// mid-way.
+	Phase commitstatus.Phase
+	// Hop is the 1-based hop the result is about (installed, failed, or
+	// held back from) and Bundle its bundle; Hops counts the path.
+	Hop, Hops int
+	Bundle    string
+	// Installed is the bundle whose objects are in the cluster: Bundle
+	// once its hop was applied, else the one installed before.
+	Installed string
+	// Healthy says whether Installed's workloads are available; Reason
+	// says why not, or why the hop failed.
+	Healthy bool
+	Reason  string
+	// NotUpgradeable is the message of Installed's Upgradeable=False
+	// condition; "" when it is upgradeable.
+	NotUpgradeable string
+	// Inventory is every object olmops now manages for the subscription.
+	Inventory Inventory
+	// Applied, Skipped (unchanged) and Pruned count objects.
+	Applied, Skipped, Pruned int
+}
+
+// Apply brings the cluster to req's plan, hop by hop, each healthy before
+// the next. The error wraps the API server's refusal (the Result is then
+// Failed), ErrUnhealthy, or the context's error; an Upgradeable=False hold
+// is no error. A Request that is not well formed gives a nil Result.
+func (a *Applier) Apply(ctx context.Context, req Request) (*Result, error) {
+	if err := req.validate(); err != nil {
+		return nil, fmt.Errorf("apply %s/%s: %w", req.Namespace, req.Subscription, err)
+	}
+	log := logr.FromContextOrDiscard(ctx).WithValues("cluster", req.Cluster, "namespace", req.Namespace, "subscription", req.Subscription)
+	ctx = logr.NewContext(ctx, log)
+	r := &run{a: a.withDefaults(), req: req, res: &Result{
+		Hops: len(req.Hops), Installed: req.Installed, Inventory: normalize(req.Inventory),
+	}}
+	err := r.hops(ctx)
+	if err != nil {
+		err = fmt.Errorf("apply %s/%s %s: %w", req.Namespace, req.Subscription, r.res.Bundle, err)
+	}
+	log.V(1).Info("applied", "phase", r.res.Phase, "hop", r.res.Hop, "bundle", r.res.Bundle,
+		"applied", r.res.Applied, "skipped", r.res.Skipped, "pruned", r.res.Pruned)
+	return r.res, err
+}
+
+func (a *Applier) withDefaults() *Applier {
+	c := *a
+	if c.Reader == nil {
+		c.Reader = c.Client
+	}
+	c.FieldOwner = cmp.Or(c.FieldOwner, DefaultFieldOwner)
+	c.HealthTimeout = cmp.Or(c.HealthTimeout, DefaultHealthTimeout)
+	c.EstablishTimeout = cmp.Or(c.EstablishTimeout, DefaultEstablishTimeout)
+	c.PollInterval = cmp.Or(c.PollInterval, DefaultPollInterval)
+	return &c
+}
+
+// run is one Apply call's progress.
+type run struct {
+	a   *Applier
+	req Request
+	res *Result
+	// nsReady is set once the install namespace is known to exist.
+	nsReady bool
+}
+
+// hops applies the path from where the previous apply stopped: the
+// installed hop is applied again, which is cheap when nothing changed and
+// makes sure it is healthy before moving on.
+func (r *run) hops(ctx context.Context) error {
+	for i := r.req.start(); i < len(r.req.Hops); i++ {
+		hop := r.req.Hops[i]
+		r.res.Phase, r.res.Hop, r.res.Bundle, r.res.Healthy, r.res.Reason = commitstatus.Applying, i+1, hop.Bundle, false, ""
+		if held, err := r.hold(ctx, hop); held || err != nil {
+			return err
+		}
+		live, err := r.applyHop(ctx, hop)
+		if err != nil {
+			return r.fail(err)
+		}
+		r.res.Phase, r.res.Installed = commitstatus.Installed, hop.Bundle
+		if err := r.awaitHealth(ctx, live); err != nil {
+			return err
+		}
+		if err := r.prune(ctx, live); err != nil {
+			return err
+		}
+	}
+	return r.observeUpgradeable(ctx)
+}
+
+// fail records err as the hop's failure, unless the context ended.
+func (r *run) fail(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	r.res.Phase, r.res.Reason = commitstatus.Failed, reason(err)
+	return err
+}
+
+// start is the index of the installed hop, or 0.
+func (req *Request) start() int {
+	if req.Installed == "" {
+		return 0
+	}
+	for i, h := range slices.Backward(req.Hops) {
+		if h.Bundle == req.Installed {
+			return i
+		}
+	}
+	return 0
+}

@@ -1,0 +1,38 @@
+// Package apply makes a cluster match one subscription's plan: it applies
+// the plan's hops with server-side apply, waits for them to become healthy,
+// prunes what left the plan, and says what happened in a Result the caller
+// persists (the Inventory) and posts (Report).
+//
+// An Applier applies one Request at a time per subscription; it holds no
+// state between calls, so one Applier serves every subscription and
+// concurrent calls for different subscriptions are safe. What it needs
+// from the previous call comes back in the Request: the installed bundle
+// and the Inventory.
+//
+// For each hop, in order, Apply:
+//   - holds the hop back, applying nothing, while the installed operator's
+//     OperatorCondition (operators.coreos.com/v2, named after its CSV) says
+//     Upgradeable=False and the hop would move it off its bundle;
+//   - checks the hop with a server-side dry run, so that an object the API
+//     server refuses (invalid, denied by admission, of an unknown kind)
+//     fails the hop before any of it is written;
+//   - applies with field owner FieldOwner and forced ownership, in stages:
+//     CustomResourceDefinitions (then waits until Established), Namespaces,
+//     ServiceAccounts and RBAC, ConfigMaps, Secrets and Services, workloads,
+//     then the rest (OperatorConditions, webhooks, custom resources);
+//   - waits until the hop is healthy (Health), for at most HealthTimeout;
+//   - prunes the objects of the Inventory that the hop no longer holds, in
+//     reverse stage order with background propagation. Namespaces are never
+//     deleted; CustomResourceDefinitions only when Request.PruneCRDs says so,
+//     and they stay in the Inventory until then.
+//
+// An object whose live copy still carries the hash of its manifest
+// (annotation HashAnnotation) and whose field managers are as olmops left
+// them (the Entry's Digest) is not sent again: a no-op apply costs one read
+// per object, and none when Reader is a cache. An edit in the cluster
+// changes the field managers, so the object is applied again and the edit
+// is undone.
+//
+// The install namespace is created when missing, labelled as managed by
+// olmops, and never deleted.
+package apply

@@ -1,0 +1,111 @@
+package apply
+
+import (
+	"maps"
+	"path"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/olmops/olmops/api/v1alpha1"
+	"github.com/olmops/olmops/reconciler/render"
+)
+
+const planDir = "clusters/prod/plans/etcd-system/etcd"
+
+// planFS writes a two-hop plan folder for an install in ns, the way
+// `olmops plan` lays it out.
+func planFS(tb testing.TB, ns string) fstest.MapFS {
+	tb.Helper()
+	fsys := fstest.MapFS{}
+	ip := &v1alpha1.InstallPlan{APIVersion: v1alpha1.GroupVersion, Kind: v1alpha1.InstallPlanKind,
+		Metadata: v1alpha1.PlanMeta{Name: "etcd", Namespace: ns},
+		Spec: v1alpha1.InstallPlanSpec{Cluster: "prod", Package: "etcd", Approval: v1alpha1.ApprovalAutomatic,
+			Subscription:    v1alpha1.PlanSubscription{Kind: "Subscription", File: "clusters/prod/subscriptions/etcd.yaml"},
+			SuccessorPolicy: "Classic", To: v1alpha1.PlanBundle{Name: "etcdoperator.v0.9.4"}}}
+	for i, b := range []string{"etcdoperator.v0.9.2", "etcdoperator.v0.9.4"} {
+		dir := v1alpha1.ManifestsDir
+		if i == 0 {
+			dir = path.Join(v1alpha1.HopsDir, "01-"+b)
+		}
+		files, err := render.Files(etcdHop(tb, ns, b).Objects)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for name, data := range files {
+			fsys[path.Join(planDir, dir, name)] = &fstest.MapFile{Data: data}
+		}
+		ip.Spec.Path = append(ip.Spec.Path, v1alpha1.PlanHop{PlanBundle: v1alpha1.PlanBundle{Name: b}, Edge: "replaces", Manifests: dir})
+	}
+	data, err := ip.Marshal()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	fsys[path.Join(planDir, v1alpha1.InstallPlanFile)] = &fstest.MapFile{Data: data}
+	return fsys
+}
+
+func TestReadRequest(t *testing.T) {
+	req, plan, err := ReadRequest(t.Context(), planFS(t, "etcd-system"), planDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Cluster != "prod" || req.Namespace != "etcd-system" || req.Subscription != "etcd" || plan.Spec.To.Name != "etcdoperator.v0.9.4" {
+		t.Errorf("request %s/%s/%s, plan to %s", req.Cluster, req.Namespace, req.Subscription, plan.Spec.To.Name)
+	}
+	if len(req.Hops) != 2 || req.Hops[0].Bundle != "etcdoperator.v0.9.2" || len(req.Hops[1].Objects) != 8 {
+		t.Errorf("hops %+v", req.Hops)
+	}
+}
+
+func TestReadRequestErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(fstest.MapFS)
+		want   string
+	}{
+		{"no plan", func(f fstest.MapFS) { delete(f, planDir+"/installplan.yaml") }, "read plan: open " + planDir + "/installplan.yaml"},
+		{"bad plan", func(f fstest.MapFS) {
+			f[planDir+"/installplan.yaml"].Data = []byte("kind: InstallPlan\nspec: {bogus: 1}\n")
+		}, planDir + "/installplan.yaml:2:"},
+		{"bad manifest", func(f fstest.MapFS) {
+			f[planDir+"/manifests/deployment-etcd-operator.yaml"].Data = []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: [\n")
+		}, planDir + "/manifests/deployment-etcd-operator.yaml:"},
+		{"empty hop", func(f fstest.MapFS) {
+			for name := range f {
+				if strings.HasPrefix(name, planDir+"/hops/") {
+					delete(f, name)
+				}
+			}
+		}, "hop etcdoperator.v0.9.2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := planFS(t, "etcd-system")
+			tt.change(fsys)
+			_, _, err := ReadRequest(t.Context(), fsys, planDir)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzReadRequest feeds arbitrary plan and manifest files: an error,
+// never a panic, and a request that Apply accepts.
+func FuzzReadRequest(f *testing.F) {
+	seed := planFS(f, "etcd-system")
+	f.Add(seed[planDir+"/installplan.yaml"].Data, seed[planDir+"/manifests/deployment-etcd-operator.yaml"].Data)
+	f.Add([]byte("kind: InstallPlan"), []byte("apiVersion: v1\nkind: ConfigMap\n"))
+	f.Fuzz(func(t *testing.T, plan, manifest []byte) {
+		fsys := maps.Clone(seed)
+		fsys[planDir+"/installplan.yaml"] = &fstest.MapFile{Data: plan}
+		fsys[planDir+"/manifests/deployment-etcd-operator.yaml"] = &fstest.MapFile{Data: manifest}
+		req, _, err := ReadRequest(t.Context(), fsys, planDir)
+		if err == nil {
+			if verr := req.validate(); verr != nil {
+				t.Errorf("ReadRequest returned a request Apply refuses: %v", verr)
+			}
+		}
+	})
+}

@@ -1,0 +1,44 @@
+package apply
+
+import (
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+)
+
+func TestUpgradeableMessage(t *testing.T) {
+	tests := []struct {
+		name string
+		spec string
+		want string
+	}{
+		{"no conditions", `spec: {}`, ""},
+		{"spec False", `spec: {conditions: [{type: Upgradeable, status: "False", reason: Backup, message: backup in progress}]}`, "backup in progress"},
+		{"status False", `status: {conditions: [{type: Upgradeable, status: "False", message: migrating}]}`, "migrating"},
+		{"status True, spec False", `
+spec: {conditions: [{type: Upgradeable, status: "False", message: from the operator}]}
+status: {conditions: [{type: Upgradeable, status: "True"}]}`, "from the operator"},
+		{"reason when no message", `spec: {conditions: [{type: Upgradeable, status: "False", reason: Migrating}]}`, "Migrating"},
+		{"neither", `spec: {conditions: [{type: Upgradeable, status: "False"}]}`, "no reason given"},
+		{"unknown is not False", `spec: {conditions: [{type: Upgradeable, status: "Unknown", message: m}]}`, ""},
+		{"other types", `spec: {conditions: [{type: Ready, status: "False", message: m}]}`, ""},
+		{"override True wins", `
+spec:
+  conditions: [{type: Upgradeable, status: "False", message: m}]
+  overrides: [{type: Upgradeable, status: "True"}]`, ""},
+		{"override False", `spec: {overrides: [{type: Upgradeable, status: "False", message: admin says wait}]}`, "admin says wait"},
+		{"malformed", `spec: {conditions: [nope, 3]}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			oc := &unstructured.Unstructured{}
+			if err := yaml.Unmarshal([]byte(tt.spec), &oc.Object); err != nil {
+				t.Fatal(err)
+			}
+			if got := upgradeableMessage(oc); got != tt.want {
+				t.Errorf("upgradeableMessage = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
