@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/olmops/olmops/gitsource"
 )
@@ -109,17 +108,7 @@ func (r Report) Description() string {
 	if r.NotUpgradeable != "" {
 		s += sep + notUpgPfx + r.NotUpgradeable
 	}
-	return Truncate(s)
-}
-
-// Truncate cuts s to gitsource.MaxStatusDescription characters, ending a
-// cut string with "…".
-func Truncate(s string) string {
-	if utf8.RuneCountInString(s) <= gitsource.MaxStatusDescription {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:gitsource.MaxStatusDescription-1]) + "…"
+	return gitsource.TruncateDescription(s)
 }
 
 // Parse reads a description written by Description. It accepts cut

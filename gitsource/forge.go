@@ -3,6 +3,7 @@ package gitsource
 import (
 	"context"
 	"errors"
+	"unicode/utf8"
 )
 
 // Forge is where plans are proposed and operators' states are reported:
@@ -84,6 +85,15 @@ const (
 
 // MaxStatusDescription is the longest description GitHub accepts.
 const MaxStatusDescription = 140
+
+// TruncateDescription cuts s to MaxStatusDescription characters, marking a
+// cut with "…"; it never splits a character.
+func TruncateDescription(s string) string {
+	if utf8.RuneCountInString(s) <= MaxStatusDescription {
+		return s
+	}
+	return string([]rune(s)[:MaxStatusDescription-1]) + "…"
+}
 
 // Status is one commit status: a context's state on a commit.
 type Status struct {

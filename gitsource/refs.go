@@ -202,20 +202,6 @@ func removeRef(r *Repo, name plumbing.ReferenceName) error {
 	return nil
 }
 
-// CommitMessage is the message of commit h.
-func (r *Repo) CommitMessage(ctx context.Context, h plumbing.Hash) (string, error) {
-	if err := ctx.Err(); err != nil {
-		return "", err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	c, err := r.r.CommitObject(h)
-	if err != nil {
-		return "", fmt.Errorf("gitsource: commit %s: %w", h, ErrNotFound)
-	}
-	return c.Message, nil
-}
-
 // IsAncestor tells whether commit a is reachable from commit b, following
 // every parent; a commit is its own ancestor, as in git merge-base
 // --is-ancestor. It walks b's history until it meets a, so a "no" costs a

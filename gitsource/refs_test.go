@@ -300,10 +300,10 @@ func TestIsAncestor(t *testing.T) {
 			}
 		})
 	}
-	if msg, err := repo.CommitMessage(t.Context(), c2); err != nil || msg != "second\n\nwith a body\n" {
-		t.Errorf("CommitMessage = %q, %v", msg, err)
+	if info, err := repo.CommitInfo(t.Context(), c2); err != nil || info.Message != "second\n\nwith a body\n" {
+		t.Errorf("CommitInfo = %+v, %v", info, err)
 	}
-	if _, err := repo.CommitMessage(t.Context(), missing); !errors.Is(err, gitsource.ErrNotFound) {
-		t.Errorf("CommitMessage(missing) = %v, want ErrNotFound", err)
+	if _, err := repo.CommitInfo(t.Context(), missing); !errors.Is(err, gitsource.ErrNotFound) {
+		t.Errorf("CommitInfo(missing) = %v, want ErrNotFound", err)
 	}
 }

@@ -1,9 +1,11 @@
 package plan
 
 import (
+	"cmp"
 	"context"
 	"io/fs"
 	"path"
+	"strings"
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/catalog"
@@ -17,6 +19,11 @@ type Key struct {
 }
 
 func (k Key) String() string { return k.Namespace + "/" + k.Name }
+
+// Compare orders keys by namespace, then name.
+func (k Key) Compare(o Key) int {
+	return cmp.Or(strings.Compare(k.Namespace, o.Namespace), strings.Compare(k.Name, o.Name))
+}
 
 // Input is everything one cluster's plans depend on.
 type Input struct {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/catalog"
@@ -83,7 +83,10 @@ func Cluster(ctx context.Context, in Input, digests *Digests) (*Result, error) {
 	if digests == nil {
 		digests = NewDigests()
 	}
-	pl := &planner{in: in, digests: digests}
+	pl := &planner{in: in, digests: digests, intents: map[Key]bool{}}
+	for _, i := range in.Objects.Intents {
+		pl.intents[Key{i.Namespace, i.Name}] = true
+	}
 	res := &Result{}
 	var errs []error
 	for _, ns := range pl.namespaces() {
@@ -99,18 +102,15 @@ func Cluster(ctx context.Context, in Input, digests *Digests) (*Result, error) {
 		return nil, err
 	}
 	res.Plans = append(res.Plans, pl.removed()...)
-	sort.Slice(res.Plans, func(a, b int) bool {
-		x, y := res.Plans[a].Key, res.Plans[b].Key
-		return x.Namespace < y.Namespace || x.Namespace == y.Namespace && x.Name < y.Name
-	})
+	slices.SortFunc(res.Plans, func(a, b Plan) int { return a.Key.Compare(b.Key) })
 	return res, nil
 }
 
 type planner struct {
 	in      Input
 	digests *Digests
-	// planned records the keys a namespace produced, for removed().
-	planned map[Key]bool
+	// intents holds the keys that have an intent file.
+	intents map[Key]bool
 }
 
 // member is one subscription of a namespace: an intent, or a dependency
@@ -135,7 +135,7 @@ func (pl *planner) namespaces() []namespaceMembers {
 		byNS[in.Namespace] = append(byNS[in.Namespace], member{key: k, intent: in, committed: pl.in.Committed[k]})
 	}
 	for k, c := range pl.in.Committed {
-		if c.Plan.Spec.Subscription.Kind != kindDependency || pl.hasIntent(k) {
+		if c.Plan.Spec.Subscription.Kind != kindDependency || pl.intents[k] {
 			continue
 		}
 		byNS[k.Namespace] = append(byNS[k.Namespace], member{key: k, committed: c})
@@ -143,19 +143,10 @@ func (pl *planner) namespaces() []namespaceMembers {
 	var out []namespaceMembers
 	for _, ns := range sortedKeys(byNS) {
 		ms := byNS[ns]
-		sort.Slice(ms, func(a, b int) bool { return ms[a].key.Name < ms[b].key.Name })
+		slices.SortFunc(ms, func(a, b member) int { return a.key.Compare(b.key) })
 		out = append(out, namespaceMembers{name: ns, members: ms})
 	}
 	return out
-}
-
-func (pl *planner) hasIntent(k Key) bool {
-	for _, in := range pl.in.Objects.Intents {
-		if in.Namespace == k.Namespace && in.Name == k.Name {
-			return true
-		}
-	}
-	return false
 }
 
 // removed returns Remove plans for committed plans without intent, except
@@ -164,7 +155,7 @@ func (pl *planner) removed() []Plan {
 	var out []Plan
 	for _, k := range sortedPlanKeys(pl.in.Committed) {
 		c := pl.in.Committed[k]
-		if pl.hasIntent(k) || c.Plan.Spec.Subscription.Kind == kindDependency {
+		if pl.intents[k] || c.Plan.Spec.Subscription.Kind == kindDependency {
 			continue
 		}
 		out = append(out, Plan{Key: k, Dir: Dir(pl.in.Cluster, k), State: Remove, File: c.Plan, Committed: c, Group: k.Name})
@@ -173,24 +164,7 @@ func (pl *planner) removed() []Plan {
 }
 
 func sortedPlanKeys(m map[Key]*Committed) []Key {
-	keys := make([]Key, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b Key) int {
-		if a.Namespace != b.Namespace {
-			if a.Namespace < b.Namespace {
-				return -1
-			}
-			return 1
-		}
-		if a.Name < b.Name {
-			return -1
-		}
-		if a.Name > b.Name {
-			return 1
-		}
-		return 0
-	})
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, Key.Compare)
 	return keys
 }

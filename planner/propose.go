@@ -172,7 +172,7 @@ func upgradeable(st gitsource.Status) gitsource.Status {
 	r, err := commitstatus.Parse(st.Description)
 	if err == nil && r.NotUpgradeable != "" {
 		out.State = gitsource.StatusFailure
-		out.Description = commitstatus.Truncate("Upgradeable=False: " + r.NotUpgradeable)
+		out.Description = gitsource.TruncateDescription("Upgradeable=False: " + r.NotUpgradeable)
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/plan"
 	"github.com/olmops/olmops/resolver"
@@ -90,7 +91,7 @@ func (p *Planner) planReports(pr *plan.Proposal, a Action, commit string, prop *
 	var out []PlanReport
 	for _, pl := range pr.Plans {
 		r := PlanReport{Key: pl.Key, State: pl.State, Action: a, To: pl.File.Spec.To.Name, Title: pr.Title(), Commit: commit, Proposal: prop}
-		if pr.Main.File.Spec.Approval == "Manual" && !p.opts.Check {
+		if pr.Main.File.Spec.Approval == v1alpha1.ApprovalManual && !p.opts.Check {
 			r.Branch = pr.Branch()
 		}
 		if pl.Key != pr.Main.Key {

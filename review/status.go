@@ -12,7 +12,7 @@ const StatusContext = commitstatus.Prefix + "review"
 // success otherwise, with the summary line as description and a link to
 // the details (the CI job), which may be empty.
 func (r *Report) Status(failOnWarnings bool, targetURL string) gitsource.Status {
-	st := gitsource.Status{Context: StatusContext, State: gitsource.StatusSuccess, Description: commitstatus.Truncate(r.Summary()), TargetURL: targetURL}
+	st := gitsource.Status{Context: StatusContext, State: gitsource.StatusSuccess, Description: gitsource.TruncateDescription(r.Summary()), TargetURL: targetURL}
 	if r.Failed(failOnWarnings) {
 		st.State = gitsource.StatusFailure
 	}

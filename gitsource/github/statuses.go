@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/go-logr/logr"
 	gh "github.com/google/go-github/v62/github"
@@ -29,7 +28,7 @@ func (f *Forge) SetStatus(ctx context.Context, commit string, st gitsource.Statu
 	// GitHub stores text as valid UTF-8; compare with what it will hold.
 	st.Context = strings.ToValidUTF8(st.Context, "\uFFFD")
 	st.TargetURL = strings.ToValidUTF8(st.TargetURL, "\uFFFD")
-	st.Description = truncate(strings.ToValidUTF8(st.Description, "\uFFFD"))
+	st.Description = gitsource.TruncateDescription(strings.ToValidUTF8(st.Description, "\uFFFD"))
 	current, err := f.Statuses(ctx, commit)
 	if err != nil {
 		return err
@@ -95,16 +94,6 @@ func (f *Forge) Statuses(ctx context.Context, commit string) ([]gitsource.Status
 	}
 	slices.SortFunc(out, func(a, b gitsource.Status) int { return strings.Compare(a.Context, b.Context) })
 	return out, nil
-}
-
-// truncate cuts s to gitsource.MaxStatusDescription characters, marking the
-// cut with an ellipsis; it never splits a character.
-func truncate(s string) string {
-	if utf8.RuneCountInString(s) <= gitsource.MaxStatusDescription {
-		return s
-	}
-	runes := []rune(s)
-	return string(runes[:gitsource.MaxStatusDescription-1]) + "…"
 }
 
 func optional(s string) *string {

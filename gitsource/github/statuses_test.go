@@ -139,7 +139,7 @@ func TestTruncate(t *testing.T) {
 		{strings.Repeat("a", limit-1) + "日本", strings.Repeat("a", limit-1) + "…"},
 	}
 	for _, tt := range tests {
-		if got := truncate(tt.in); got != tt.want {
+		if got := gitsource.TruncateDescription(tt.in); got != tt.want {
 			t.Errorf("truncate(%d runes) = %q, want %q", utf8.RuneCountInString(tt.in), got, tt.want)
 		}
 	}
@@ -151,7 +151,7 @@ func FuzzTruncate(f *testing.F) {
 	f.Add(strings.Repeat("a", 139) + "\xff\xfe日")
 	f.Fuzz(func(t *testing.T, s string) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
-		got := truncate(s)
+		got := gitsource.TruncateDescription(s)
 		n := utf8.RuneCountInString(got)
 		switch {
 		case !utf8.ValidString(got):
