@@ -113,7 +113,7 @@ func (p *Planner) Run(ctx context.Context) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	repo, err := LoadRepository(snap.FS(), branch)
+	repo, err := v1alpha1.ReadRepository(snap.FS(), branch)
 	if err != nil {
 		return nil, err
 	}

@@ -15,28 +15,6 @@ import (
 	"github.com/olmops/olmops/subscription"
 )
 
-// LoadRepository reads olmops.yaml at the root of fsys, or the defaults a
-// repository without one implies, for branch (the branch read).
-func LoadRepository(fsys fs.FS, branch string) (*v1alpha1.RepositoryConfig, error) {
-	data, err := fs.ReadFile(fsys, v1alpha1.RepositoryFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		repo, err := v1alpha1.Defaults(fsys, branch)
-		if err != nil {
-			return nil, err
-		}
-		return repo, repo.Validate()
-	}
-	if err != nil {
-		return nil, err
-	}
-	repo, err := v1alpha1.Load(v1alpha1.RepositoryFile, data)
-	if err != nil {
-		return nil, err
-	}
-	repo.SetDefaults(branch)
-	return repo, nil
-}
-
 // catalogs loads and checks a snapshot's catalogs once per planning run,
 // whatever the number of clusters reading them.
 type catalogs struct {
@@ -80,16 +58,7 @@ func (c *catalogs) validate(cat *catalog.Catalog) error {
 func (p *Planner) clusterInput(ctx context.Context, snap *gitsource.Snapshot, repo *v1alpha1.RepositoryConfig, cluster v1alpha1.Cluster) (plan.Input, error) {
 	fsys := snap.FS()
 	in := plan.Input{Cluster: cluster, Repo: fsys, Bundles: p.sources(fsys, repo), Version: p.opts.Version}
-	factsPath := path.Join(cluster.Path, v1alpha1.ClusterFile)
-	if data, err := fs.ReadFile(fsys, factsPath); err == nil {
-		facts, err := v1alpha1.LoadCluster(factsPath, data)
-		if err != nil {
-			return in, err
-		}
-		if err := in.Cluster.MergeFacts(*facts); err != nil {
-			return in, fmt.Errorf("%s: %w", factsPath, err)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if err := in.Cluster.ReadFacts(fsys); err != nil {
 		return in, err
 	}
 	objs, err := subscription.LoadObjects(ctx, fsys, path.Join(cluster.Path, "subscriptions"))

@@ -28,10 +28,10 @@ func (p *problem) kubeVersionProblem(b *catalog.Bundle) string {
 	return ""
 }
 
-// maxOpenShiftFinding reports a bundle whose olm.maxOpenShiftVersion is
+// OpenShiftBlocker reports a bundle whose olm.maxOpenShiftVersion is
 // below the cluster's next minor version: the cluster cannot upgrade while
 // it is installed. Only major.minor count, as in OLM.
-func maxOpenShiftFinding(b *catalog.Bundle, clusterVersion string) (Finding, bool) {
+func OpenShiftBlocker(b *catalog.Bundle, clusterVersion string) (Finding, bool) {
 	maxV := b.Props.MaxOpenShiftVersion
 	if maxV == "" || clusterVersion == "" {
 		return Finding{}, false

@@ -25,7 +25,7 @@ func (p *problem) solution(installed []sat.Variable) (*Solution, error) {
 		if !on[id] || bv.b == nil {
 			continue
 		}
-		if f, ok := maxOpenShiftFinding(bv.b, p.ns.Cluster.OpenShiftVersion); ok {
+		if f, ok := OpenShiftBlocker(bv.b, p.ns.Cluster.OpenShiftVersion); ok {
 			sol.Findings = append(sol.Findings, f)
 		}
 		if subscribed[bv.pkg] {

@@ -11,7 +11,6 @@ import (
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/catalog/fbc"
 	"github.com/olmops/olmops/plan"
-	"github.com/olmops/olmops/planner"
 	"github.com/olmops/olmops/subscription"
 )
 
@@ -59,7 +58,7 @@ type clusterState struct {
 // problems are still found. Only a cancelled ctx is an error.
 func (l *loader) load(ctx context.Context, t Tree, branch string, other *side) (*side, error) {
 	s := &side{tree: t, catalogs: map[string]*catalog.Catalog{}}
-	repo, err := planner.LoadRepository(t.FS, branch)
+	repo, err := v1alpha1.ReadRepository(t.FS, branch)
 	switch {
 	case err == nil:
 		s.configured, s.catalogSpecs, s.clusterSpecs = true, repo.Spec.Catalogs, repo.Spec.Clusters
@@ -146,19 +145,7 @@ func (l *loader) loadCluster(ctx context.Context, s *side, c v1alpha1.Cluster) *
 		cs.broken = true
 		s.problems = append(s.problems, problemsOf(source, c.Path, err)...)
 	}
-	factsPath := path.Join(c.Path, v1alpha1.ClusterFile)
-	if data, err := fs.ReadFile(fsys, factsPath); err == nil {
-		facts, err := v1alpha1.LoadCluster(factsPath, data)
-		if err == nil {
-			err = cs.cluster.MergeFacts(*facts)
-			if err != nil {
-				err = fmt.Errorf("%s: %w", factsPath, err)
-			}
-		}
-		if err != nil {
-			fail(err)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if err := cs.cluster.ReadFacts(fsys); err != nil {
 		fail(err)
 	}
 	objs, err := l.objects(ctx, fsys, path.Join(c.Path, "subscriptions"))

@@ -138,3 +138,48 @@ func (c *Cluster) MergeFacts(f ClusterFacts) error {
 	merge("openshiftVersion", &c.OpenShiftVersion, f.OpenShiftVersion)
 	return errors.Join(errs...)
 }
+
+// ReadFacts merges the cluster's cluster.yaml, in its folder of fsys, into
+// its entry (see MergeFacts). A cluster without cluster.yaml keeps its
+// entry's facts. Errors name the file.
+func (c *Cluster) ReadFacts(fsys fs.FS) error {
+	file := path.Join(c.Path, ClusterFile)
+	data, err := fs.ReadFile(fsys, file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	facts, err := LoadCluster(file, data)
+	if err != nil {
+		return err
+	}
+	if err := c.MergeFacts(*facts); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	return nil
+}
+
+// ReadRepository reads olmops.yaml at the root of fsys strictly (see
+// Load), or the defaults a repository without one implies, for branch (the
+// branch read).
+func ReadRepository(fsys fs.FS, branch string) (*RepositoryConfig, error) {
+	data, err := fs.ReadFile(fsys, RepositoryFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		repo, err := Defaults(fsys, branch)
+		if err != nil {
+			return nil, err
+		}
+		return repo, repo.Validate()
+	}
+	if err != nil {
+		return nil, err
+	}
+	repo, err := Load(RepositoryFile, data)
+	if err != nil {
+		return nil, err
+	}
+	repo.SetDefaults(branch)
+	return repo, nil
+}

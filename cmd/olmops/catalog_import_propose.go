@@ -8,8 +8,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/gitsource"
-	"github.com/olmops/olmops/planner"
 )
 
 // importLabels mark an import's proposal.
@@ -38,7 +38,7 @@ func proposeImport(ctx context.Context, opts *catalogImportOptions, files map[st
 	if err != nil {
 		return err
 	}
-	cfg, err := planner.LoadRepository(snap.FS(), base)
+	cfg, err := v1alpha1.ReadRepository(snap.FS(), base)
 	if err != nil {
 		return err
 	}
