@@ -74,7 +74,7 @@ func (pl *planner) build(ctx context.Context, m member, spec v1alpha1.InstallPla
 	if spec.InputsDigest, err = pl.inputsDigest(m, spec, hops); err != nil {
 		return p, err
 	}
-	spec.ManifestsDigest = filesDigest(files)
+	spec.ManifestsDigest = v1alpha1.ManifestsDigest(files)
 	spec.Warnings = dedupe(spec.Warnings)
 	p.File = &v1alpha1.InstallPlan{APIVersion: v1alpha1.GroupVersion, Kind: v1alpha1.InstallPlanKind,
 		Metadata: v1alpha1.PlanMeta{Name: k.Name, Namespace: k.Namespace}, Spec: spec}
@@ -216,7 +216,7 @@ func (pl *planner) inputsDigest(m member, spec v1alpha1.InstallPlanSpec, hops []
 		if err != nil {
 			return "", err
 		}
-		d.field("overlay", filesDigest(overlay))
+		d.field("overlay", v1alpha1.ManifestsDigest(overlay))
 	}
 	return d.sum(), nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"slices"
 	"sort"
 	"sync"
 
@@ -111,21 +110,6 @@ func packageDigest(p *catalog.Package) (string, error) {
 		}
 	}
 	return d.sum(), nil
-}
-
-// filesDigest hashes files by path, in path order.
-func filesDigest(files map[string][]byte) string {
-	d := newDigester()
-	keys := make([]string, 0, len(files))
-	for k := range files {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		d.field("file", k)
-		d.bytes(files[k])
-	}
-	return d.sum()
 }
 
 func sortedKeys[V any](m map[string]V) []string {

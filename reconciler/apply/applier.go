@@ -70,6 +70,29 @@ type Request struct {
 	// PruneCRDs lets prune delete CustomResourceDefinitions that left the
 	// plan, and with them every custom resource of their kinds.
 	PruneCRDs bool
+	// KeepRemoved leaves the objects that left the plan in the cluster
+	// and drops them from the Inventory: olmops stops managing them
+	// (a Repository's spec.prune: false).
+	KeepRemoved bool
+	// Progress, when not nil, is called synchronously with a copy of the
+	// Result (Inventory included) as each hop moves on, before the next hop starts: the
+	// controller turns the calls into Kubernetes events and "applying
+	// (hop n/m)" commit statuses, so it must not block for long. A hop
+	// gives, in order:
+	//   - Applying, with Hop and Bundle set, when it starts: once it is
+	//     not held back, for a hop other than the installed one; for the
+	//     installed hop Apply resumes at, only once its live objects were
+	//     read and some differ from the plan;
+	//   - Held, when Upgradeable=False holds it back;
+	//   - Failed, with Reason, when it fails, the resumed hop too (then
+	//     possibly with no Applying before);
+	//   - Installed with Healthy true, when it became healthy, for a hop
+	//     that reported Applying.
+	// So an apply that finds the cluster as the plan wants it makes no
+	// call at all. A hop that stays unhealthy or a context that ends
+	// makes none either: the Result Apply returns is always the last
+	// word.
+	Progress func(Result)
 }
 
 // Hop is one bundle of a plan's path and its rendered manifests (see
@@ -80,10 +103,11 @@ type Hop struct {
 }
 
 // Result is where an apply got to. Apply returns one even with an error;
-// persist its Inventory and Installed whenever it is not nil.
+// persist its Inventory and Installed whenever it is not nil. Remove
+// returns one too, with only Inventory and Pruned set.
 type Result struct {
 	// Phase is Installed, Held, Failed, or Applying when the context ended
-	// mid-way.
+	// mid-way; "" from Remove.
 	Phase commitstatus.Phase
 	// Hop is the 1-based hop the result is about (installed, failed, or
 	// held back from) and Bundle its bundle; Hops counts the path.
@@ -146,6 +170,8 @@ type run struct {
 	res *Result
 	// nsReady is set once the install namespace is known to exist.
 	nsReady bool
+	// started is set once Progress heard that the current hop started.
+	started bool
 }
 
 // hops applies the path from where the previous apply stopped: the
@@ -155,8 +181,12 @@ func (r *run) hops(ctx context.Context) error {
 	for i := r.req.start(); i < len(r.req.Hops); i++ {
 		hop := r.req.Hops[i]
 		r.res.Phase, r.res.Hop, r.res.Bundle, r.res.Healthy, r.res.Reason = commitstatus.Applying, i+1, hop.Bundle, false, ""
+		r.started = false
 		if held, err := r.hold(ctx, hop); held || err != nil {
 			return err
+		}
+		if hop.Bundle != r.res.Installed {
+			r.announce()
 		}
 		live, err := r.applyHop(ctx, hop)
 		if err != nil {
@@ -165,6 +195,9 @@ func (r *run) hops(ctx context.Context) error {
 		r.res.Phase, r.res.Installed = commitstatus.Installed, hop.Bundle
 		if err := r.awaitHealth(ctx, live); err != nil {
 			return err
+		}
+		if r.started {
+			r.progress()
 		}
 		if err := r.prune(ctx, live); err != nil {
 			return err
@@ -179,6 +212,7 @@ func (r *run) fail(err error) error {
 		return err
 	}
 	r.res.Phase, r.res.Reason = commitstatus.Failed, reason(err)
+	r.progress()
 	return err
 }
 

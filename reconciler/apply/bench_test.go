@@ -8,32 +8,10 @@ import (
 
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/olmops/olmops/internal/kubetest"
 	"github.com/olmops/olmops/reconciler/render"
 )
-
-// rolloutAll plays the Deployment controller for every namespace until
-// ctx ends, and returns a function that stops it and waits.
-func rolloutAll(ctx context.Context, c client.Client) (stop func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			markAvailable(ctx, c, "")
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() { cancel(); <-done }
-}
 
 // labelCache is a cache of olmops' objects, as the controller would give
 // the Applier as its Reader.
@@ -64,7 +42,7 @@ func BenchmarkNoopApply50(b *testing.B) {
 	env := kube.Env(b)
 	reqs := make([]Request, 50)
 	setup := testApplier(env.Client)
-	stop := rolloutAll(b.Context(), env.Client)
+	stop := kubetest.Rollout(b.Context(), env.Client, "", 10*time.Millisecond)
 	for i := range reqs {
 		ns := env.NewNamespace(b)
 		reqs[i] = Request{Namespace: ns, Subscription: "etcd", Hops: []Hop{etcdHop(b, ns, "etcdoperator.v0.9.4")}}
@@ -109,7 +87,7 @@ func BenchmarkApplyOne(b *testing.B) {
 	env := kube.Env(b)
 	a := &Applier{Client: env.Client}
 	base := env.NewNamespace(b)
-	defer rolloutAll(b.Context(), env.Client)()
+	defer kubetest.Rollout(b.Context(), env.Client, "", 10*time.Millisecond)()
 	n := 0
 	for b.Loop() {
 		n++

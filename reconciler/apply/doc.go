@@ -22,9 +22,11 @@
 //     then the rest (OperatorConditions, webhooks, custom resources);
 //   - waits until the hop is healthy (Health), for at most HealthTimeout;
 //   - prunes the objects of the Inventory that the hop no longer holds, in
-//     reverse stage order with background propagation. Namespaces are never
-//     deleted; CustomResourceDefinitions only when Request.PruneCRDs says so,
-//     and they stay in the Inventory until then.
+//     reverse stage order with background propagation and a UID
+//     precondition, if they are still labelled as managed by olmops (the
+//     others leave the Inventory and stay). Namespaces are never deleted;
+//     CustomResourceDefinitions only when Request.PruneCRDs says so, and
+//     they stay in the Inventory until then.
 //
 // An object whose live copy still carries the hash of its manifest
 // (annotation HashAnnotation) and whose field managers are as olmops left
@@ -32,6 +34,22 @@
 // per object, and none when Reader is a cache. An edit in the cluster
 // changes the field managers, so the object is applied again and the edit
 // is undone.
+//
+// Request.Progress, when set, hears each hop start, get held, fail, or
+// become installed and healthy, as it happens, so that the controller can
+// post events and "applying (hop n/m)" statuses while Apply waits. An
+// apply that changes nothing makes no call; the Result Apply returns is
+// always the last word.
+//
+// ReadRequest reads a plan folder into a Request. It refuses a folder
+// whose files do not match installplan.yaml's manifestsDigest
+// (v1alpha1.VerifyManifests): a hand-edited plan fails before anything is
+// applied, with an error naming installplan.yaml.
+//
+// Remove deletes every object of a subscription whose plan left the
+// repository, by the rules of prune above, with the same code; what it
+// could not or may not delete (CRDs without PruneCRDs) stays in the
+// Inventory it returns.
 //
 // The install namespace is created when missing, labelled as managed by
 // olmops, and never deleted.

@@ -57,7 +57,7 @@ func TestHealthTimeout(t *testing.T) {
 	}
 
 	// Health is the same check, for a caller to poll.
-	markAvailable(t.Context(), env.Client, ns)
+	kubetest.MarkAvailable(t.Context(), env.Client, ns)
 	ok, why, err := a.Health(t.Context(), req.Hops[0].Objects)
 	if !ok || why != "" || err != nil {
 		t.Errorf("Health after the rollout = %v, %q, %v", ok, why, err)

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -60,50 +59,10 @@ func testApplier(c client.Client) *Applier {
 	return &Applier{Client: c, HealthTimeout: 10 * time.Second, EstablishTimeout: 10 * time.Second, PollInterval: 20 * time.Millisecond}
 }
 
-// rollout plays the Deployment controller envtest lacks: until the test
-// ends it marks every Deployment of ns available once it sees it.
+// rollout plays the Deployment controller envtest lacks, for ns, until
+// the test ends.
 func rollout(tb testing.TB, env *kubetest.Env, ns string) {
-	ctx := tb.Context()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			markAvailable(ctx, env.Client, ns)
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	tb.Cleanup(func() { <-done })
-}
-
-// markAvailable writes an available status on the Deployments of ns whose
-// status lags; a conflict is retried on the next tick.
-func markAvailable(ctx context.Context, c client.Client, ns string) {
-	var list appsv1.DeploymentList
-	if err := c.List(ctx, &list, client.InNamespace(ns)); err != nil {
-		return
-	}
-	for i := range list.Items {
-		d := &list.Items[i]
-		replicas := int32(1)
-		if d.Spec.Replicas != nil {
-			replicas = *d.Spec.Replicas
-		}
-		if d.Status.ObservedGeneration == d.Generation && d.Status.AvailableReplicas == replicas {
-			continue
-		}
-		d.Status = appsv1.DeploymentStatus{
-			ObservedGeneration: d.Generation, Replicas: replicas, UpdatedReplicas: replicas,
-			ReadyReplicas: replicas, AvailableReplicas: replicas,
-			Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentAvailable, Status: "True", Reason: "MinimumReplicasAvailable"}},
-		}
-		_ = c.Status().Update(ctx, d)
-	}
+	tb.Cleanup(kubetest.Rollout(context.Background(), env.Client, ns, 10*time.Millisecond))
 }
 
 // get reads an object of gvk, failing the test unless found.

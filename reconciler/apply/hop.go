@@ -49,8 +49,10 @@ func (r *run) applyHop(ctx context.Context, hop Hop) ([]*unstructured.Unstructur
 	if err := h.readLive(ctx); err != nil {
 		return nil, err
 	}
-	// When every object is unchanged, the namespace they live in exists.
+	// When every object is unchanged, the namespace they live in exists,
+	// and the hop Apply resumes at has nothing to report.
 	if slices.ContainsFunc(h.items, func(it *item) bool { return !it.skip }) {
+		r.announce()
 		if err := r.ensureNamespace(ctx); err != nil {
 			return nil, err
 		}

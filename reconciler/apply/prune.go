@@ -18,22 +18,38 @@ import (
 )
 
 // prune deletes the inventory's objects that the hop just applied does
-// not hold, dependents first (reverse stage order). Namespaces leave the
-// inventory but stay; CRDs stay in both unless PruneCRDs. An entry whose
-// deletion fails stays, so that the next apply tries again.
+// not hold, or with KeepRemoved only forgets them.
 func (r *run) prune(ctx context.Context, live []*unstructured.Unstructured) error {
 	keep := map[key]bool{}
 	for _, l := range live {
 		keep[entryOf(l).key()] = true
 	}
+	if r.req.KeepRemoved {
+		r.res.Inventory = slices.DeleteFunc(slices.Clone(r.res.Inventory), func(e Entry) bool { return !keep[e.key()] })
+		return nil
+	}
+	inv, pruned, err := r.a.sweep(ctx, r.res.Inventory, keep, r.req.PruneCRDs)
+	r.res.Inventory, r.res.Pruned = inv, r.res.Pruned+pruned
+	if err != nil {
+		return fmt.Errorf("prune: %w", err)
+	}
+	return nil
+}
+
+// sweep deletes the entries of inv whose identity is not in keep,
+// dependents first (reverse stage order), and returns what remains of inv
+// and how many objects it deleted. Namespaces leave the inventory but
+// stay; CRDs stay in both unless pruneCRDs. An entry whose deletion fails
+// stays, so that the next call tries again.
+func (a *Applier) sweep(ctx context.Context, inv Inventory, keep map[key]bool, pruneCRDs bool) (Inventory, int, error) {
 	var doomed []Entry
 	drop := map[key]bool{}
-	for _, e := range r.res.Inventory {
+	for _, e := range inv {
 		switch gk := e.GroupVersionKind().GroupKind(); {
 		case keep[e.key()]:
 		case gk == namespaceGK:
 			drop[e.key()] = true
-		case gk == crdGK && !r.req.PruneCRDs:
+		case gk == crdGK && !pruneCRDs:
 		default:
 			doomed = append(doomed, e)
 		}
@@ -42,42 +58,39 @@ func (r *run) prune(ctx context.Context, live []*unstructured.Unstructured) erro
 		return cmp.Compare(stageOf(b.GroupVersionKind().GroupKind()), stageOf(a.GroupVersionKind().GroupKind()))
 	})
 	var errs []error
+	n := 0
 	for _, e := range doomed {
-		deleted, err := r.delete(ctx, e)
+		deleted, err := a.delete(ctx, e)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		drop[e.key()] = true
 		if deleted {
-			r.res.Pruned++
+			n++
 		}
 	}
-	r.res.Inventory = r.res.Inventory.without(drop)
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("prune: %w", err)
-	}
-	return nil
+	return inv.without(drop), n, errors.Join(errs...)
 }
 
 // delete deletes the object e names with background propagation, unless
 // it is gone or no longer labelled as olmops'. The UID precondition keeps
 // a look-alike created since the read from being deleted.
-func (r *run) delete(ctx context.Context, e Entry) (bool, error) {
+func (a *Applier) delete(ctx context.Context, e Entry) (bool, error) {
 	log := logr.FromContextOrDiscard(ctx)
 	obj := &metav1.PartialObjectMetadata{}
 	obj.SetGroupVersionKind(e.GroupVersionKind())
-	err := r.a.Client.Get(ctx, client.ObjectKey{Namespace: e.Namespace, Name: e.Name}, obj)
+	err := a.Client.Get(ctx, client.ObjectKey{Namespace: e.Namespace, Name: e.Name}, obj)
 	switch {
 	case apierrors.IsNotFound(err) || meta.IsNoMatchError(err):
 		return false, nil
 	case err != nil:
 		return false, fmt.Errorf("read %s: %w", e, err)
 	case obj.GetLabels()[render.ManagedByLabel] != render.ManagedBy:
-		log.Info("not pruned: no longer managed by olmops", "object", e.String())
+		log.Info("not deleted: no longer managed by olmops", "object", e.String())
 		return false, nil
 	}
-	err = r.a.Client.Delete(ctx, obj, client.PropagationPolicy(metav1.DeletePropagationBackground),
+	err = a.Client.Delete(ctx, obj, client.PropagationPolicy(metav1.DeletePropagationBackground),
 		client.Preconditions{UID: new(obj.GetUID())})
 	if apierrors.IsNotFound(err) {
 		return false, nil
@@ -85,6 +98,6 @@ func (r *run) delete(ctx context.Context, e Entry) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("delete %s: %w", e, err)
 	}
-	log.V(1).Info("pruned", "object", e.String())
+	log.V(1).Info("deleted", "object", e.String())
 	return true, nil
 }

@@ -121,3 +121,30 @@ func rbacObj(kind, ns, name string) *unstructured.Unstructured {
 	o.SetName(name)
 	return o
 }
+
+// With KeepRemoved (spec.prune: false) objects that leave the plan stay
+// in the cluster and leave the inventory: olmops lets go of them.
+func TestKeepRemoved(t *testing.T) {
+	env := kube.Env(t)
+	ns := env.NewNamespace(t)
+	rollout(t, env, ns)
+	a := testApplier(env.Client)
+	full := etcdHop(t, ns, "etcdoperator.v0.9.4")
+	req := Request{Namespace: ns, Subscription: "etcd", Hops: []Hop{full}, KeepRemoved: true}
+	res, err := a.Apply(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Hops = []Hop{without(full, "Role", "etcd-operator-condition")}
+	req.Installed, req.Inventory = res.Installed, res.Inventory
+	if res, err = a.Apply(t.Context(), req); err != nil {
+		t.Fatal(err)
+	}
+	if res.Pruned != 0 {
+		t.Errorf("pruned %d objects with KeepRemoved", res.Pruned)
+	}
+	get(t, env.Client, roleObj(ns).GroupVersionKind(), ns, "etcd-operator-condition")
+	if res.Inventory.Has(entryOf(roleObj(ns))) {
+		t.Errorf("the kept Role is still in the inventory: %v", res.Inventory)
+	}
+}

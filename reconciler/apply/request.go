@@ -14,7 +14,9 @@ import (
 // ReadRequest reads the plan folder dir of fsys (see docs/repository.md,
 // Plans): installplan.yaml and each hop's manifests, in path order. The
 // caller adds what the previous apply left: Installed, Inventory.
-// Errors name the file and line.
+// A folder whose files do not match the plan's manifestsDigest (see
+// v1alpha1.VerifyManifests) was edited by hand and is refused before any
+// manifest is decoded. Errors name the file and line.
 func ReadRequest(ctx context.Context, fsys fs.FS, dir string) (Request, *v1alpha1.InstallPlan, error) {
 	file := path.Join(dir, v1alpha1.InstallPlanFile)
 	data, err := fs.ReadFile(fsys, file)
@@ -23,6 +25,9 @@ func ReadRequest(ctx context.Context, fsys fs.FS, dir string) (Request, *v1alpha
 	}
 	plan, err := v1alpha1.LoadInstallPlan(file, data)
 	if err != nil {
+		return Request{}, nil, err
+	}
+	if err := v1alpha1.VerifyManifests(fsys, dir, plan); err != nil {
 		return Request{}, nil, err
 	}
 	req := Request{Cluster: plan.Spec.Cluster, Namespace: plan.Metadata.Namespace, Subscription: plan.Metadata.Name}

@@ -34,6 +34,7 @@ func (r *run) hold(ctx context.Context, hop Hop) (bool, error) {
 		return false, err
 	}
 	r.res.Phase, r.res.NotUpgradeable = commitstatus.Held, msg
+	r.progress()
 	logr.FromContextOrDiscard(ctx).Info("upgrade held", "installed", installed, "next", hop.Bundle, "message", msg)
 	return true, nil
 }
