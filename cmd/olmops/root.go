@@ -41,6 +41,8 @@ Exit codes: 0 success, 1 findings (an invalid catalog), 2 usage or I/O error.`,
 		newResolveCmd(s),
 		newPlanCmd(s),
 		newReviewCmd(s),
+		newApplyCmd(s),
+		newServeCmd(s),
 	)
 	return root
 }

@@ -2,6 +2,7 @@ package gittest
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -103,6 +104,17 @@ func DirFiles(t testing.TB, dir, prefix string) map[string][]byte {
 func Git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	RequireGit(t)
+	out, err := TryGit(dir, args...)
+	if err != nil {
+		t.Fatalf("gittest: %v", err)
+	}
+	return out
+}
+
+// TryGit runs git in dir as Git does, returning its failure instead of
+// failing the test: for commands whose failure is an answer, such as
+// reading a note a commit may not have yet.
+func TryGit(dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
@@ -115,7 +127,7 @@ func Git(t testing.TB, dir string, args ...string) string {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("gittest: git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		return "", fmt.Errorf("git %s: %w\n%s", strings.Join(args, " "), err, stderr.String())
 	}
-	return stdout.String()
+	return stdout.String(), nil
 }

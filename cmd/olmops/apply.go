@@ -1,0 +1,250 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/olmops/olmops/api/v1alpha1"
+	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/reconciler"
+	"github.com/olmops/olmops/reconciler/apply"
+)
+
+type applyOptions struct {
+	streams
+	Repo          string
+	Branch        string
+	Cluster       string
+	Kubeconfig    string
+	Repository    string
+	CacheDir      string
+	HealthTimeout time.Duration
+	PostStatuses  bool
+	Prune         bool
+	Output        string
+}
+
+func newApplyCmd(s streams) *cobra.Command {
+	opts := &applyOptions{streams: s}
+	cmd := &cobra.Command{
+		Use:   "apply --repo DIR|URL --cluster NAME [--kubeconfig FILE]",
+		Short: "Apply a cluster's merged plans once, as the controller would",
+		Long: `Apply runs one pass of the controller from the command line, for CI or
+break-glass use: it applies the plans of --cluster on the branch with
+server-side apply (field owner olmops), waits for each hop to become
+healthy, holds upgrades the installed operator says Upgradeable=False to,
+and prunes what left the plans.
+
+What was applied before is read from the Repository object of the cluster
+(--repository, or the only Repository whose spec.cluster is --cluster), and
+its status is updated, so the controller carries on from there. Without
+one, nothing is recorded and nothing is pruned.
+
+--post-statuses posts the commit statuses the controller would (the forge
+of olmops.yaml; GitHub reads its token from $GITHUB_TOKEN).
+
+Exit codes: 0 every plan installed or held; 1 a plan failed (its reason is
+printed); 2 usage, I/O or API server error.`,
+		Example: `  olmops apply --repo . --cluster staging
+  olmops apply --repo https://github.com/acme/fleet.git --cluster prod-east --kubeconfig prod.kubeconfig`,
+		Args: args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error { return applyRun(cmd.Context(), opts) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Repo, "repo", ".", "the desired-state repository: a local folder or a git URL")
+	f.StringVar(&opts.Branch, "branch", "", "branch whose plans are applied (default: the checked-out branch, or the remote's default)")
+	f.StringVar(&opts.Cluster, "cluster", "", "the cluster to apply (required)")
+	f.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, in-cluster, ~/.kube/config)")
+	f.StringVar(&opts.Repository, "repository", "", "NAMESPACE/NAME of the Repository object that records the cluster's state")
+	f.StringVar(&opts.CacheDir, "cache-dir", "", "where clones of --repo URLs are kept (default: the user cache folder)")
+	f.DurationVar(&opts.HealthTimeout, "health-timeout", apply.DefaultHealthTimeout, "how long a hop may take to become healthy")
+	f.BoolVar(&opts.PostStatuses, "post-statuses", false, "post commit statuses to the forge")
+	f.BoolVar(&opts.Prune, "prune", true, "delete objects that left the plans (needs a Repository to know them)")
+	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	return cmd
+}
+
+func applyRun(ctx context.Context, opts *applyOptions) error {
+	if opts.Cluster == "" {
+		return usageErrorf("--cluster is required")
+	}
+	if err := oneOf("output", opts.Output, "text", "json"); err != nil {
+		return err
+	}
+	repo, err := openRepo(ctx, opts.Repo, opts.CacheDir, true)
+	if err != nil {
+		return err
+	}
+	branch, err := applyBranch(ctx, repo, opts.Branch)
+	if err != nil {
+		return err
+	}
+	commit, err := repo.Resolve(ctx, branch)
+	if err != nil {
+		return fmt.Errorf("branch %s: %w", branch, err)
+	}
+	cfg, err := restConfig(opts.Kubeconfig)
+	if err != nil {
+		return err
+	}
+	scheme, err := reconciler.Scheme()
+	if err != nil {
+		return err
+	}
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		return err
+	}
+	record, err := findRepository(ctx, c, opts.Repository, opts.Cluster)
+	if err != nil {
+		return err
+	}
+	t := reconciler.Target{ID: "cli/" + opts.Cluster, Repo: repo, Commit: commit, Branch: branch, Cluster: opts.Cluster,
+		Prune: opts.Prune && record != nil, HealthTimeout: opts.HealthTimeout,
+		Event: func(e reconciler.Event) { fmt.Fprintf(opts.Err, "%s: %s\n", e.Reason, e.Message) }}
+	if record != nil {
+		t.ID, t.Previous = client.ObjectKeyFromObject(record).String(), record.Status.Subscriptions
+	} else {
+		fmt.Fprintf(opts.Err, "no Repository records cluster %s: nothing is recorded, and nothing pruned\n", opts.Cluster)
+	}
+	if opts.PostStatuses {
+		if t.Forge, err = applyForge(ctx, repo, commit, branch); err != nil {
+			return err
+		}
+	}
+	s := &reconciler.Syncer{Applier: &apply.Applier{Client: c}, OpenShiftVersion: func(ctx context.Context) (string, error) {
+		return reconciler.OpenShiftVersion(ctx, c)
+	}}
+	out, err := s.Sync(ctx, t)
+	if err != nil {
+		return err
+	}
+	if record != nil {
+		if err := recordApply(ctx, c, record, commit.String(), out); err != nil {
+			return err
+		}
+	}
+	if err := writeApplyOutcome(opts.Out, opts.Output, out); err != nil {
+		return err
+	}
+	if !out.Settled {
+		return errFindings
+	}
+	return nil
+}
+
+// applyBranch is --branch, else the checked-out or remote default branch.
+func applyBranch(ctx context.Context, repo *gitsource.Repo, branch string) (string, error) {
+	if branch != "" {
+		return branch, nil
+	}
+	return repo.DefaultBranch(ctx)
+}
+
+// applyForge is the forge olmops.yaml names, or the git-only one.
+func applyForge(ctx context.Context, repo *gitsource.Repo, commit plumbing.Hash, branch string) (gitsource.Forge, error) {
+	snap, err := repo.Snapshot(ctx, commit)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := v1alpha1.ReadRepository(snap.FS(), branch)
+	if err != nil {
+		return nil, err
+	}
+	f, err := forgeFor(ctx, cfg)
+	if f == nil && err == nil {
+		return gitsource.NewGitForge(repo), nil
+	}
+	return f, err
+}
+
+// findRepository finds the Repository object recording the cluster: the
+// one named, else the only one for the cluster. A cluster without the
+// Repository CRD has none.
+func findRepository(ctx context.Context, c client.Client, name, cluster string) (*v1alpha1.Repository, error) {
+	if name != "" {
+		ns, n, ok := strings.Cut(name, "/")
+		if !ok {
+			return nil, usageErrorf("--repository %q: want NAMESPACE/NAME", name)
+		}
+		obj := &v1alpha1.Repository{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: n}, obj); err != nil {
+			return nil, fmt.Errorf("repository %s: %w", name, err)
+		}
+		if obj.Spec.Cluster != cluster {
+			return nil, usageErrorf("repository %s records cluster %q, not %q", name, obj.Spec.Cluster, cluster)
+		}
+		return obj, nil
+	}
+	var list v1alpha1.RepositoryList
+	if err := c.List(ctx, &list); err != nil {
+		if meta.IsNoMatchError(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("list Repositories: %w", err)
+	}
+	var found []*v1alpha1.Repository
+	for i := range list.Items {
+		if list.Items[i].Spec.Cluster == cluster {
+			found = append(found, &list.Items[i])
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, nil
+	case 1:
+		return found[0], nil
+	}
+	var names []string
+	for _, r := range found {
+		names = append(names, client.ObjectKeyFromObject(r).String())
+	}
+	return nil, usageErrorf("several Repositories record cluster %s (%s): pick one with --repository", cluster, strings.Join(names, ", "))
+}
+
+// recordApply writes the pass into the Repository's status, as the
+// controller would, so that it carries on from there.
+func recordApply(ctx context.Context, c client.Client, obj *v1alpha1.Repository, commit string, out *reconciler.Outcome) error {
+	base := obj.DeepCopy()
+	obj.Status.Subscriptions = out.Subscriptions
+	if out.Settled {
+		obj.Status.LastAppliedCommit = commit
+	}
+	if err := c.Status().Patch(ctx, obj, client.MergeFrom(base)); err != nil {
+		return fmt.Errorf("record in repository %s: %w", client.ObjectKeyFromObject(obj), err)
+	}
+	return nil
+}
+
+func writeApplyOutcome(w io.Writer, format string, out *reconciler.Outcome) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAMESPACE\tSUBSCRIPTION\tPHASE\tINSTALLED\tTARGET\tHEALTHY\tMESSAGE")
+	for _, st := range out.Subscriptions {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\t%s\n", st.Namespace, st.Name, st.Phase,
+			cmp.Or(st.InstalledBundle, "-"), st.TargetBundle, st.Healthy, st.Message)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if cs := out.ClusterStatus; cs != nil {
+		fmt.Fprintf(w, "%s: %s: %s\n", cs.Context, cs.State, cs.Description)
+	}
+	_, err := fmt.Fprintf(w, "%s: %s\n", out.Reason, out.Message)
+	return err
+}

@@ -1,0 +1,167 @@
+package reconciler
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-logr/logr"
+
+	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/commitstatus"
+	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/resolver"
+)
+
+// report posts each subscription's status on the commit that carried its
+// plan.
+func (s *Syncer) report(ctx context.Context, t Target, results []*subResult) {
+	for _, r := range results {
+		s.post(ctx, t, r.plan, r.report)
+	}
+}
+
+// post posts one subscription's status.
+func (s *Syncer) post(ctx context.Context, t Target, p *loadedPlan, rep commitstatus.Report) {
+	if p.carrier == "" {
+		return
+	}
+	s.postStatus(ctx, t, p.carrier, gitsource.Status{
+		Context: commitstatus.Context(t.Cluster, p.namespace, p.name), State: rep.State(), Description: rep.Description(),
+	})
+}
+
+// postStatus posts st on commit unless it is what this Syncer last posted
+// for the context: GitHub keeps at most 1,000 statuses per commit and
+// context, and an interval that changed nothing must not spend them. A
+// failed post is logged and tried again next pass; it fails nothing, as
+// the cluster is as it should be whatever Git hears of it.
+func (s *Syncer) postStatus(ctx context.Context, t Target, commit string, st gitsource.Status) {
+	if t.Forge == nil {
+		return
+	}
+	key := t.ID + "\x00" + st.Context
+	want := postedStatus{commit: commit, status: st}
+	s.mu.Lock()
+	same := s.posted[key] == want
+	s.mu.Unlock()
+	if same {
+		return
+	}
+	if err := t.Forge.SetStatus(ctx, commit, st); err != nil {
+		logr.FromContextOrDiscard(ctx).Error(err, "post commit status", "context", st.Context, "commit", commit)
+		t.event(true, "StatusFailed", fmt.Sprintf("post %s on %.12s: %v", st.Context, commit, err))
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.posted == nil {
+		s.posted = map[string]postedStatus{}
+	}
+	s.posted[key] = want
+}
+
+// postedStatus is the last status posted for a context.
+type postedStatus struct {
+	commit string
+	status gitsource.Status
+}
+
+// reportCluster posts olmops/<cluster> on the commit: whether every
+// installed operator allows the cluster's next OpenShift minor version
+// (olm.maxOpenShiftVersion). Nothing is posted for a cluster whose
+// OpenShift version is unknown.
+func (s *Syncer) reportCluster(ctx context.Context, t Target, set *planSet, out *Outcome) {
+	version := set.cluster.OpenShiftVersion
+	if s.OpenShiftVersion != nil {
+		live, err := s.OpenShiftVersion(ctx)
+		if err != nil {
+			logr.FromContextOrDiscard(ctx).Error(err, "read the cluster's OpenShift version; using the repository's")
+		} else if live != "" {
+			version = live
+		}
+	}
+	next, ok := nextMinor(version)
+	if !ok {
+		return
+	}
+	start := time.Now()
+	blockers := s.blockers(ctx, set, out, version)
+	s.Metrics.observeResolution(t.Cluster, time.Since(start))
+	st := gitsource.Status{Context: commitstatus.ClusterContext(t.Cluster), State: gitsource.StatusSuccess,
+		Description: "every installed operator allows OpenShift " + next}
+	if len(blockers) > 0 {
+		st.State, st.Description = gitsource.StatusFailure, "not upgradeable to OpenShift "+next+": "+strings.Join(blockers, ", ")
+	}
+	out.ClusterStatus = &st
+	s.postStatus(ctx, t, t.Commit.String(), st)
+}
+
+// blockers lists the installed bundles whose olm.maxOpenShiftVersion is
+// below the next minor version, as "bundle (max 4.20)". A bundle its
+// catalog no longer has cannot be checked and is logged.
+func (s *Syncer) blockers(ctx context.Context, set *planSet, out *Outcome, version string) []string {
+	log := logr.FromContextOrDiscard(ctx)
+	cache := s.Catalogs
+	if cache == nil {
+		cache = gitsource.NewCatalogCache(len(set.cfg.Spec.Catalogs))
+	}
+	var found []string
+	for _, p := range set.plans {
+		installed := installedBundle(out, p)
+		if p.file == nil || installed == "" {
+			continue
+		}
+		b, err := lookup(ctx, cache, set, p.file.Spec.Catalog.Name, p.file.Spec.Package, installed)
+		if err != nil {
+			log.Error(err, "check olm.maxOpenShiftVersion", "bundle", installed)
+			continue
+		}
+		if _, blocks := resolver.OpenShiftBlocker(b, version); blocks {
+			found = append(found, fmt.Sprintf("%s (max %s)", b.Name, b.Props.MaxOpenShiftVersion))
+		}
+	}
+	return found
+}
+
+func installedBundle(out *Outcome, p *loadedPlan) string {
+	for _, st := range out.Subscriptions {
+		if st.Namespace == p.namespace && st.Name == p.name {
+			return st.InstalledBundle
+		}
+	}
+	return ""
+}
+
+// lookup finds a bundle in the named catalog of the set's commit.
+func lookup(ctx context.Context, cache *gitsource.CatalogCache, set *planSet, catalogName, pkg, bundle string) (*catalog.Bundle, error) {
+	for _, c := range set.cfg.Spec.Catalogs {
+		if c.Name != catalogName {
+			continue
+		}
+		cat, err := cache.Get(ctx, set.snap, c.Path, c.Name)
+		if err != nil {
+			return nil, err
+		}
+		if b := cat.Bundle(pkg, bundle); b != nil {
+			return b, nil
+		}
+		return nil, fmt.Errorf("catalog %s has no bundle %s of package %s", catalogName, bundle, pkg)
+	}
+	return nil, fmt.Errorf("no catalog %s", catalogName)
+}
+
+// nextMinor reads "4.20.3" as "4.21".
+func nextMinor(version string) (string, bool) {
+	parts := strings.SplitN(strings.TrimPrefix(version, "v"), ".", 3)
+	if len(parts) < 2 {
+		return "", false
+	}
+	minor, err := strconv.Atoi(parts[1])
+	if _, errMajor := strconv.Atoi(parts[0]); err != nil || errMajor != nil {
+		return "", false
+	}
+	return parts[0] + "." + strconv.Itoa(minor+1), true
+}

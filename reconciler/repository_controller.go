@@ -1,0 +1,242 @@
+package reconciler
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/events"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/olmops/olmops/api/v1alpha1"
+)
+
+// Defaults of a RepositoryReconciler's zero fields.
+const (
+	// DefaultRecheck is how soon a Repository with an upgrade held or an
+	// install not yet healthy is looked at again, when its interval is
+	// longer: the hold lifts by itself.
+	DefaultRecheck = 30 * time.Second
+	// defaultInterval applies when a Repository was created without the
+	// API server's defaults (as in a unit test's fake client).
+	defaultInterval = 5 * time.Minute
+)
+
+// RepositoryReconciler reconciles Repository objects: fetch, sync the
+// cluster with the branch's plans, record the outcome.
+type RepositoryReconciler struct {
+	// Client reads Repositories (from the cache) and patches their status.
+	Client client.Client
+	// APIReader reads Secrets straight from the API server, so that no
+	// Secret is cached and the controller needs only get on them.
+	APIReader client.Reader
+	// Syncer applies and reports.
+	Syncer *Syncer
+	// Sources opens and fetches repositories.
+	Sources *Sources
+	// Recorder records Events on the Repository; nil records none.
+	Recorder events.EventRecorder
+	// Recheck: see DefaultRecheck.
+	Recheck time.Duration
+}
+
+// Reconcile runs the named steps of one Repository: fetch, sync, record.
+// The status is patched once at the end (and once at the start of work on
+// a new commit or spec, so that kubectl shows it in progress).
+func (r *RepositoryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	obj := &v1alpha1.Repository{}
+	if err := r.Client.Get(ctx, req.NamespacedName, obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.Sources.Forget(req.String())
+		}
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if obj.Spec.Suspend {
+		logr.FromContextOrDiscard(ctx).V(1).Info("suspended")
+		return ctrl.Result{}, nil
+	}
+	base := obj.DeepCopy()
+	res, err := r.reconcile(ctx, obj)
+	if perr := r.patchStatus(ctx, base, obj); perr != nil {
+		err = errors.Join(err, perr)
+	}
+	return res, err
+}
+
+// reconcile is the steps; it records each outcome in obj's status.
+func (r *RepositoryReconciler) reconcile(ctx context.Context, obj *v1alpha1.Repository) (ctrl.Result, error) {
+	st := &obj.Status
+	creds, err := r.Sources.Credentials(ctx, r.APIReader, obj)
+	redact := creds.Redact
+	if err != nil {
+		return r.failed(obj, v1alpha1.FetchFailedReason, err, redact)
+	}
+	src, err := r.Sources.Fetch(ctx, obj, creds)
+	if err != nil {
+		return r.failed(obj, v1alpha1.FetchFailedReason, err, redact)
+	}
+	branch := cmp.Or(obj.Spec.Branch, "main")
+	commit, err := src.Resolve(ctx, branch)
+	if err != nil {
+		return r.failed(obj, v1alpha1.FetchFailedReason, fmt.Errorf("branch %s: %w", branch, err), redact)
+	}
+	if commit.String() != st.LastFetchedCommit || st.ObservedGeneration != obj.Generation {
+		st.LastFetchedCommit = commit.String()
+		r.progressing(ctx, obj, commit)
+	}
+	// Without a forge the cluster is still applied; only Git hears
+	// nothing, and the event says why.
+	forge, err := r.Sources.Forge(ctx, obj, src, commit, creds)
+	if err != nil {
+		r.emit(obj, corev1.EventTypeWarning, "StatusesOff", redact("no commit statuses: "+err.Error()))
+	}
+	out, err := r.Syncer.Sync(ctx, Target{
+		ID: client.ObjectKeyFromObject(obj).String(), Repo: src, Commit: commit, Branch: branch,
+		Cluster: obj.Spec.Cluster, Forge: forge, Prune: obj.Spec.PruneEnabled(),
+		HealthTimeout: obj.Spec.HealthTimeout.Duration, Previous: st.Subscriptions,
+		Event: func(e Event) { r.event(obj, e, redact) },
+	})
+	var invalid *InvalidError
+	switch {
+	case errors.As(err, &invalid):
+		return r.stalled(obj, redact(err.Error())), nil
+	case err != nil:
+		return r.failed(obj, v1alpha1.ProgressingWithRetryReason, err, redact)
+	}
+	r.record(obj, commit, out, redact)
+	return ctrl.Result{RequeueAfter: r.requeue(obj, out.Waiting)}, nil
+}
+
+// record writes a finished pass into the status.
+func (r *RepositoryReconciler) record(obj *v1alpha1.Repository, commit plumbing.Hash, out *Outcome, redact func(string) string) {
+	st := &obj.Status
+	st.Subscriptions = out.Subscriptions
+	st.ObservedGeneration = obj.Generation
+	if out.Settled {
+		st.LastAppliedCommit = commit.String()
+	}
+	msg := redact(out.Message)
+	switch {
+	case out.Reason == v1alpha1.SucceededReason:
+		r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionTrue, out.Reason, fmt.Sprintf("applied %.12s: %s", commit, msg))
+		r.clearCondition(obj, v1alpha1.ReconcilingCondition)
+		r.clearCondition(obj, v1alpha1.StalledCondition)
+	case out.Stalled:
+		r.stalled(obj, msg)
+	case out.Reason == v1alpha1.UpgradeHeldReason:
+		r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, out.Reason, msg)
+		r.setCondition(obj, v1alpha1.ReconcilingCondition, metav1.ConditionTrue, out.Reason, "waiting for the operator to allow its upgrade")
+		r.clearCondition(obj, v1alpha1.StalledCondition)
+	default:
+		r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, out.Reason, msg)
+		r.clearCondition(obj, v1alpha1.ReconcilingCondition)
+		r.clearCondition(obj, v1alpha1.StalledCondition)
+	}
+}
+
+// progressing marks work on a new commit or spec and shows it at once.
+func (r *RepositoryReconciler) progressing(ctx context.Context, obj *v1alpha1.Repository, commit plumbing.Hash) {
+	r.setCondition(obj, v1alpha1.ReconcilingCondition, metav1.ConditionTrue, v1alpha1.ProgressingReason,
+		fmt.Sprintf("applying %.12s", commit))
+	if c := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ReadyCondition); c == nil || c.Status != metav1.ConditionFalse {
+		r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionUnknown, v1alpha1.ProgressingReason, fmt.Sprintf("applying %.12s", commit))
+	}
+	base := &v1alpha1.Repository{}
+	obj.DeepCopyInto(base)
+	base.Status = v1alpha1.RepositoryStatus{}
+	if err := r.Client.Status().Patch(ctx, obj, client.MergeFrom(base)); err != nil {
+		logr.FromContextOrDiscard(ctx).Error(err, "mark the Repository progressing")
+	}
+}
+
+// failed records an error expected to pass and retries with backoff.
+// Commit statuses are left alone: they say what the cluster holds, and a
+// network failure changes nothing there.
+func (r *RepositoryReconciler) failed(obj *v1alpha1.Repository, reason string, err error, redact func(string) string) (ctrl.Result, error) {
+	msg := redact(err.Error())
+	r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, reason, msg)
+	r.setCondition(obj, v1alpha1.ReconcilingCondition, metav1.ConditionTrue, v1alpha1.ProgressingWithRetryReason, msg)
+	r.clearCondition(obj, v1alpha1.StalledCondition)
+	r.emit(obj, corev1.EventTypeWarning, reason, msg)
+	return ctrl.Result{}, errors.New(msg)
+}
+
+// stalled records a repository that only a new commit can fix; the next
+// interval fetches again, so a fix is picked up without a retry loop.
+func (r *RepositoryReconciler) stalled(obj *v1alpha1.Repository, msg string) ctrl.Result {
+	obj.Status.ObservedGeneration = obj.Generation
+	r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, v1alpha1.InvalidPlanReason, msg)
+	r.setCondition(obj, v1alpha1.StalledCondition, metav1.ConditionTrue, v1alpha1.InvalidPlanReason, msg)
+	r.clearCondition(obj, v1alpha1.ReconcilingCondition)
+	r.emit(obj, corev1.EventTypeWarning, v1alpha1.InvalidPlanReason, msg)
+	return ctrl.Result{RequeueAfter: r.requeue(obj, false)}
+}
+
+func (r *RepositoryReconciler) requeue(obj *v1alpha1.Repository, waiting bool) time.Duration {
+	d := cmp.Or(obj.Spec.Interval.Duration, defaultInterval)
+	if waiting {
+		d = min(d, cmp.Or(r.Recheck, DefaultRecheck))
+	}
+	return d
+}
+
+func (r *RepositoryReconciler) setCondition(obj *v1alpha1.Repository, typ string, status metav1.ConditionStatus, reason, msg string) {
+	meta.SetStatusCondition(&obj.Status.Conditions, metav1.Condition{Type: typ, Status: status, Reason: reason,
+		Message: cutMessage(msg), ObservedGeneration: obj.Generation})
+}
+
+func (r *RepositoryReconciler) clearCondition(obj *v1alpha1.Repository, typ string) {
+	meta.RemoveStatusCondition(&obj.Status.Conditions, typ)
+}
+
+// patchStatus sends what changed in the status since base.
+func (r *RepositoryReconciler) patchStatus(ctx context.Context, base, obj *v1alpha1.Repository) error {
+	if equalStatus(base.Status, obj.Status) {
+		return nil
+	}
+	return client.IgnoreNotFound(r.Client.Status().Patch(ctx, obj, client.MergeFrom(base)))
+}
+
+func equalStatus(a, b v1alpha1.RepositoryStatus) bool {
+	return equality.Semantic.DeepEqual(a, b)
+}
+
+func (r *RepositoryReconciler) event(obj *v1alpha1.Repository, e Event, redact func(string) string) {
+	typ := corev1.EventTypeNormal
+	if e.Warning {
+		typ = corev1.EventTypeWarning
+	}
+	r.emit(obj, typ, e.Reason, redact(e.Message))
+}
+
+func (r *RepositoryReconciler) emit(obj runtime.Object, typ, reason, msg string) {
+	if r.Recorder != nil {
+		r.Recorder.Eventf(obj, nil, typ, reason, "Reconcile", "%s", cutMessage(msg))
+	}
+}
+
+// cutMessage keeps a condition or event message within what the API
+// server takes (32 KiB for a condition message; events are cut at 1 KiB).
+func cutMessage(s string) string {
+	const limit = 1024
+	if len(s) <= limit {
+		return s
+	}
+	i := limit - len("…")
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}

@@ -1,0 +1,241 @@
+package reconciler
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/olmops/olmops/api/v1alpha1"
+	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/gitsource/github"
+)
+
+// Sources keeps one bare clone per repository URL and set of credentials
+// under CacheDir, fetched on every pass, and the forge of each
+// Repository. It is safe for concurrent use; a clone is fetched by one
+// pass at a time.
+type Sources struct {
+	// CacheDir holds the clones.
+	CacheDir string
+	// HTTPClient, when set, sends the GitHub forge's requests.
+	HTTPClient *http.Client
+
+	mu      sync.Mutex
+	clones  map[string]*clone
+	forges  map[string]forgeEntry
+	objects map[string]string // Repository → clone key, for Forget
+}
+
+type clone struct {
+	mu   sync.Mutex
+	repo *gitsource.Repo
+}
+
+type forgeEntry struct {
+	key   string
+	forge gitsource.Forge
+}
+
+// Credentials are a Repository's secrets, read once per pass.
+type Credentials struct {
+	// Git authenticates fetches and the git forge's pushes.
+	Git gitsource.Auth
+	// ForgeToken authenticates to the GitHub API.
+	ForgeToken string
+	secrets    []string
+}
+
+// Redact replaces every secret value, and any credentials embedded in a
+// URL, in s: messages bound for conditions, events and logs go through it.
+func (c *Credentials) Redact(s string) string {
+	for _, v := range c.secrets {
+		if len(v) >= 4 {
+			s = strings.ReplaceAll(s, v, "***")
+		}
+	}
+	return redactURLs(s)
+}
+
+// redactURLs drops the user info of URLs in s.
+func redactURLs(s string) string {
+	fields := strings.Fields(s)
+	for _, f := range fields {
+		f = strings.Trim(f, `"'(),;`)
+		if !strings.Contains(f, "://") || !strings.Contains(f, "@") {
+			continue
+		}
+		if u, err := url.Parse(f); err == nil && u.User != nil {
+			u.User = nil
+			s = strings.ReplaceAll(s, f, u.String())
+		}
+	}
+	return s
+}
+
+// Credentials reads the Secrets obj names: spec.secretRef for Git and
+// spec.forge.tokenSecretRef for the forge, from obj's namespace.
+func (s *Sources) Credentials(ctx context.Context, reader client.Reader, obj *v1alpha1.Repository) (*Credentials, error) {
+	c := &Credentials{}
+	if ref := obj.Spec.SecretRef; ref != nil {
+		data, err := secretData(ctx, reader, obj.Namespace, ref.Name)
+		if err != nil {
+			return c, err
+		}
+		c.Git = gitsource.Auth{
+			Token:         string(data[v1alpha1.SecretKeyToken]),
+			Username:      string(data[v1alpha1.SecretKeyUsername]),
+			Password:      string(data[v1alpha1.SecretKeyPassword]),
+			SSHKey:        data[v1alpha1.SecretKeyIdentity],
+			SSHKnownHosts: string(data[v1alpha1.SecretKeyKnownHosts]),
+		}
+		if len(c.Git.SSHKey) > 0 && c.Git.SSHKnownHosts == "" {
+			return c, fmt.Errorf("secret %s: %s needs %s, to check the SSH server's key", ref.Name, v1alpha1.SecretKeyIdentity, v1alpha1.SecretKeyKnownHosts)
+		}
+		c.secrets = append(c.secrets, c.Git.Token, c.Git.Password, string(c.Git.SSHKey))
+	}
+	if f := obj.Spec.Forge; f != nil && f.TokenSecretRef != nil {
+		data, err := secretData(ctx, reader, obj.Namespace, f.TokenSecretRef.Name)
+		if err != nil {
+			return c, err
+		}
+		c.ForgeToken = string(data[v1alpha1.SecretKeyToken])
+		c.secrets = append(c.secrets, c.ForgeToken)
+	}
+	return c, nil
+}
+
+func secretData(ctx context.Context, reader client.Reader, namespace, name string) (map[string][]byte, error) {
+	var sec corev1.Secret
+	if err := reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &sec); err != nil {
+		return nil, fmt.Errorf("read secret %s: %w", name, err)
+	}
+	return sec.Data, nil
+}
+
+// Fetch returns obj's repository, fetched now: cloned into the cache on
+// first use, fetched on every later pass.
+func (s *Sources) Fetch(ctx context.Context, obj *v1alpha1.Repository, creds *Credentials) (*gitsource.Repo, error) {
+	if obj.Spec.Timeout.Duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, obj.Spec.Timeout.Duration)
+		defer cancel()
+	}
+	fp := fingerprint(obj.Spec.URL, creds.Git)
+	s.mu.Lock()
+	if s.clones == nil {
+		s.clones, s.objects, s.forges = map[string]*clone{}, map[string]string{}, map[string]forgeEntry{}
+	}
+	c, ok := s.clones[fp]
+	if !ok {
+		c = &clone{}
+		s.clones[fp] = c
+	}
+	s.objects[client.ObjectKeyFromObject(obj).String()] = fp
+	s.mu.Unlock()
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.repo == nil {
+		repo, err := gitsource.Open(ctx, gitsource.Options{URL: obj.Spec.URL, CacheDir: filepath.Join(s.CacheDir, fp[:16]), Auth: creds.Git})
+		if err != nil {
+			return nil, fmt.Errorf("clone %s: %w", obj.Spec.URL, err)
+		}
+		c.repo = repo
+		return repo, nil
+	}
+	if err := c.repo.Fetch(ctx); err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", obj.Spec.URL, err)
+	}
+	return c.repo, nil
+}
+
+// fingerprint keys a clone by URL and credentials, so that two
+// Repositories with different credentials never share what one of them
+// may not read.
+func fingerprint(u string, auth gitsource.Auth) string {
+	h := sha256.New()
+	for _, part := range []string{u, auth.Username, auth.Password, auth.Token, string(auth.SSHKey), auth.SSHKnownHosts} {
+		fmt.Fprintf(h, "%d:%s", len(part), part)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Forget drops what is kept for a deleted Repository. Its clone stays on
+// disk for other Repositories of the same URL.
+func (s *Sources) Forget(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.objects, id)
+	delete(s.forges, id)
+}
+
+// Forge returns where obj's commit statuses go: spec.forge, else the
+// forge section of olmops.yaml at commit; a github forge posts through
+// the API, anything else as git notes pushed to the repository.
+func (s *Sources) Forge(ctx context.Context, obj *v1alpha1.Repository, repo *gitsource.Repo, commit plumbing.Hash, creds *Credentials) (gitsource.Forge, error) {
+	spec, err := forgeSpec(ctx, obj, repo, commit)
+	if err != nil {
+		return nil, err
+	}
+	id := client.ObjectKeyFromObject(obj).String()
+	key := fmt.Sprintf("%p\x00%s\x00%s\x00%s\x00%s\x00%s", repo, spec.Type, spec.Owner, spec.Repo, spec.BaseURL, fingerprint(creds.ForgeToken, gitsource.Auth{}))
+	s.mu.Lock()
+	e, ok := s.forges[id]
+	s.mu.Unlock()
+	if ok && e.key == key {
+		return e.forge, nil
+	}
+	var f gitsource.Forge
+	if spec.Type == v1alpha1.ForgeGitHub {
+		if creds.ForgeToken == "" {
+			return nil, errors.New("a github forge needs spec.forge.tokenSecretRef with a token")
+		}
+		if f, err = github.New(ctx, github.Options{Owner: spec.Owner, Repo: spec.Repo, Token: creds.ForgeToken,
+			BaseURL: spec.BaseURL, HTTPClient: s.HTTPClient}); err != nil {
+			return nil, err
+		}
+	} else {
+		f = gitsource.NewGitForge(repo)
+	}
+	s.mu.Lock()
+	if s.forges == nil {
+		s.forges = map[string]forgeEntry{}
+	}
+	s.forges[id] = forgeEntry{key: key, forge: f}
+	s.mu.Unlock()
+	return f, nil
+}
+
+// forgeSpec is spec.forge, or olmops.yaml's forge when it is unset. The
+// token of olmops.yaml's forge is for the command line: in the cluster it
+// comes from spec.forge.tokenSecretRef.
+func forgeSpec(ctx context.Context, obj *v1alpha1.Repository, repo *gitsource.Repo, commit plumbing.Hash) (v1alpha1.ForgeSpec, error) {
+	if obj.Spec.Forge != nil {
+		return *obj.Spec.Forge, nil
+	}
+	snap, err := repo.Snapshot(ctx, commit)
+	if err != nil {
+		return v1alpha1.ForgeSpec{}, err
+	}
+	cfg, err := v1alpha1.ReadRepository(snap.FS(), cmp.Or(obj.Spec.Branch, "main"))
+	if err != nil {
+		return v1alpha1.ForgeSpec{}, err
+	}
+	if cfg.Spec.Forge == nil {
+		return v1alpha1.ForgeSpec{Type: v1alpha1.ForgeGit}, nil
+	}
+	f := cfg.Spec.Forge
+	return v1alpha1.ForgeSpec{Type: f.Type, Owner: f.Owner, Repo: f.Repo, BaseURL: f.BaseURL}, nil
+}
