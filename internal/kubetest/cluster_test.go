@@ -7,11 +7,13 @@ import (
 	"testing"
 
 	operatorsv2 "github.com/operator-framework/api/pkg/operators/v2"
+	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -141,4 +143,21 @@ func pinnedKubernetes(t *testing.T) string {
 	}
 	t.Fatalf("%s: no requirement on k8s.io/kubernetes", toolsGoMod)
 	return ""
+}
+
+// A kubeconfig written for another process reaches the same API server.
+func TestKubeconfig(t *testing.T) {
+	env := kube.Env(t)
+	cfg, err := clientcmd.BuildConfigFromFlags("", env.Kubeconfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(cfg, client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list corev1.NamespaceList
+	if err := c.List(t.Context(), &list); err != nil {
+		t.Fatalf("list namespaces through the written kubeconfig: %v", err)
+	}
 }
