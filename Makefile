@@ -90,28 +90,14 @@ verify: generate
 		echo "$$out"; git --no-pager diff --stat -- $(GENERATED); exit 1; \
 	fi
 
-demo: build
-	@echo
-	@echo "=== olmops validate examples/catalogs/* ==="
-	@./$(BIN) validate examples/catalogs/*
-	@echo "all example catalogs are valid"
-	@echo
-	@echo "=== olmops catalog list channels examples/catalogs/operatorhub ==="
-	@./$(BIN) catalog list channels examples/catalogs/operatorhub
-	@echo
-	@echo "=== olmops catalog list bundles examples/catalogs/internal ==="
-	@./$(BIN) catalog list bundles examples/catalogs/internal
-	@echo
-	@echo "=== olmops graph examples/catalogs/operatorhub etcd (Mermaid) ==="
-	@./$(BIN) graph examples/catalogs/operatorhub etcd
-	@echo
-	@echo "=== olmops graph examples/catalogs/internal acme-db --channel candidate -o dot (Graphviz) ==="
-	@./$(BIN) graph examples/catalogs/internal acme-db --channel candidate -o dot
-	@echo
-	@echo "=== olmops resolve --catalog examples/catalogs/operatorhub --catalog examples/catalogs/internal --subscriptions examples/clusters/prod-east/subscriptions/*.yaml ==="
-	@./$(BIN) resolve --catalog examples/catalogs/operatorhub --catalog examples/catalogs/internal --subscriptions examples/clusters/prod-east/subscriptions/*.yaml
-	@echo
-	@bash hack/demo-plan.sh $(BIN)
+# The whole loop on this machine, no cluster and no GitHub needed: a control
+# plane per cluster (envtest's binaries), a local git server with examples/,
+# olmops plan and olmops serve, a Manual plan approved with a git merge.
+# DEMO_TIMEOUT bounds it; it cleans up after itself, also on Ctrl-C.
+DEMO_TIMEOUT ?= 3m
+
+demo: deps build envtest
+	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) $(GO) run ./hack/demo --olmops $(BIN) --timeout $(DEMO_TIMEOUT)
 
 clean:
 	rm -rf bin

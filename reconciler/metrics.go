@@ -3,6 +3,7 @@ package reconciler
 import (
 	"errors"
 	"maps"
+	"strings"
 	"sync"
 	"time"
 
@@ -113,7 +114,7 @@ func (m *Metrics) observeSubscriptions(t Target, set *planSet, out *Outcome) {
 		k := t.ID + "\x00" + st.Namespace + "/" + st.Name
 		seen[k] = true
 		l := prometheus.Labels{"repository": t.ID, "cluster": t.Cluster, "namespace": st.Namespace, "subscription": st.Name,
-			"installed": st.InstalledBundle, "target": st.TargetBundle, "phase": string(st.Phase)}
+			"installed": st.InstalledBundle, "target": st.TargetBundle, "phase": strings.ToLower(string(st.Phase))}
 		l["package"], l["version"] = packageVersion(plans[st.Namespace+"/"+st.Name], st.InstalledBundle)
 		if old, ok := m.series[k]; ok && !maps.Equal(old, l) {
 			m.info.Delete(old)
@@ -123,6 +124,21 @@ func (m *Metrics) observeSubscriptions(t Target, set *planSet, out *Outcome) {
 	}
 	for k, l := range m.series {
 		if l["repository"] == t.ID && !seen[k] {
+			m.info.Delete(l)
+			delete(m.series, k)
+		}
+	}
+}
+
+// forget deletes the info series of a Repository that is gone.
+func (m *Metrics) forget(id string) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, l := range m.series {
+		if l["repository"] == id {
 			m.info.Delete(l)
 			delete(m.series, k)
 		}

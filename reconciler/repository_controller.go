@@ -37,10 +37,11 @@ const (
 // RepositoryReconciler reconciles Repository objects: fetch, sync the
 // cluster with the branch's plans, record the outcome.
 type RepositoryReconciler struct {
-	// Client reads Repositories (from the cache) and patches their status.
+	// Client patches Repositories' status.
 	Client client.Client
-	// APIReader reads Secrets straight from the API server, so that no
-	// Secret is cached and the controller needs only get on them.
+	// APIReader reads Repositories and Secrets straight from the API
+	// server: a Repository's status must be the latest, and no Secret is
+	// cached, so the controller needs only get on them.
 	APIReader client.Reader
 	// Syncer applies and reports.
 	Syncer *Syncer
@@ -56,10 +57,14 @@ type RepositoryReconciler struct {
 // The status is patched once at the end (and once at the start of work on
 // a new commit or spec, so that kubectl shows it in progress).
 func (r *RepositoryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	// Read past the cache: the status is the record of what was applied,
+	// and a pass woken right after the last must not start from a copy
+	// that lags behind it.
 	obj := &v1alpha1.Repository{}
-	if err := r.Client.Get(ctx, req.NamespacedName, obj); err != nil {
+	if err := r.APIReader.Get(ctx, req.NamespacedName, obj); err != nil {
 		if apierrors.IsNotFound(err) {
 			r.Sources.Forget(req.String())
+			r.Syncer.Forget(req.String())
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
@@ -98,7 +103,7 @@ func (r *RepositoryReconciler) reconcile(ctx context.Context, obj *v1alpha1.Repo
 	}
 	// Without a forge the cluster is still applied; only Git hears
 	// nothing, and the event says why.
-	forge, err := r.Sources.Forge(ctx, obj, src, commit, creds)
+	forge, err := r.Sources.Forge(ctx, r.APIReader, obj, src, commit, creds)
 	if err != nil {
 		r.emit(obj, corev1.EventTypeWarning, "StatusesOff", redact("no commit statuses: "+err.Error()))
 	}

@@ -183,11 +183,21 @@ func (s *Sources) Forget(id string) {
 
 // Forge returns where obj's commit statuses go: spec.forge, else the
 // forge section of olmops.yaml at commit; a github forge posts through
-// the API, anything else as git notes pushed to the repository.
-func (s *Sources) Forge(ctx context.Context, obj *v1alpha1.Repository, repo *gitsource.Repo, commit plumbing.Hash, creds *Credentials) (gitsource.Forge, error) {
-	spec, err := forgeSpec(ctx, obj, repo, commit)
+// the API, anything else as git notes pushed to the repository. The
+// token of olmops.yaml's forge is its tokenSecret, read from obj's
+// namespace, unless spec.forge.tokenSecretRef gave one.
+func (s *Sources) Forge(ctx context.Context, reader client.Reader, obj *v1alpha1.Repository, repo *gitsource.Repo, commit plumbing.Hash, creds *Credentials) (gitsource.Forge, error) {
+	spec, tokenSecret, err := forgeSpec(ctx, obj, repo, commit)
 	if err != nil {
 		return nil, err
+	}
+	if creds.ForgeToken == "" && tokenSecret != nil {
+		data, err := secretData(ctx, reader, obj.Namespace, tokenSecret.Name)
+		if err != nil {
+			return nil, err
+		}
+		creds.ForgeToken = string(data[cmp.Or(tokenSecret.Key, v1alpha1.SecretKeyToken)])
+		creds.secrets = append(creds.secrets, creds.ForgeToken)
 	}
 	id := client.ObjectKeyFromObject(obj).String()
 	key := fmt.Sprintf("%p\x00%s\x00%s\x00%s\x00%s\x00%s", repo, spec.Type, spec.Owner, spec.Repo, spec.BaseURL, fingerprint(creds.ForgeToken, gitsource.Auth{}))
@@ -218,24 +228,23 @@ func (s *Sources) Forge(ctx context.Context, obj *v1alpha1.Repository, repo *git
 	return f, nil
 }
 
-// forgeSpec is spec.forge, or olmops.yaml's forge when it is unset. The
-// token of olmops.yaml's forge is for the command line: in the cluster it
-// comes from spec.forge.tokenSecretRef.
-func forgeSpec(ctx context.Context, obj *v1alpha1.Repository, repo *gitsource.Repo, commit plumbing.Hash) (v1alpha1.ForgeSpec, error) {
+// forgeSpec is spec.forge, or olmops.yaml's forge and its token's Secret
+// when it is unset.
+func forgeSpec(ctx context.Context, obj *v1alpha1.Repository, repo *gitsource.Repo, commit plumbing.Hash) (v1alpha1.ForgeSpec, *v1alpha1.SecretKeyRef, error) {
 	if obj.Spec.Forge != nil {
-		return *obj.Spec.Forge, nil
+		return *obj.Spec.Forge, nil, nil
 	}
 	snap, err := repo.Snapshot(ctx, commit)
 	if err != nil {
-		return v1alpha1.ForgeSpec{}, err
+		return v1alpha1.ForgeSpec{}, nil, err
 	}
 	cfg, err := v1alpha1.ReadRepository(snap.FS(), cmp.Or(obj.Spec.Branch, "main"))
 	if err != nil {
-		return v1alpha1.ForgeSpec{}, err
+		return v1alpha1.ForgeSpec{}, nil, err
 	}
 	if cfg.Spec.Forge == nil {
-		return v1alpha1.ForgeSpec{Type: v1alpha1.ForgeGit}, nil
+		return v1alpha1.ForgeSpec{Type: v1alpha1.ForgeGit}, nil, nil
 	}
 	f := cfg.Spec.Forge
-	return v1alpha1.ForgeSpec{Type: f.Type, Owner: f.Owner, Repo: f.Repo, BaseURL: f.BaseURL}, nil
+	return v1alpha1.ForgeSpec{Type: f.Type, Owner: f.Owner, Repo: f.Repo, BaseURL: f.BaseURL}, f.TokenSecret, nil
 }

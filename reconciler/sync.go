@@ -90,23 +90,24 @@ type Event struct {
 type Outcome struct {
 	// Subscriptions is the state of every subscription with a plan,
 	// sorted by namespace and name, to persist and pass back.
-	Subscriptions []v1alpha1.SubscriptionStatus
+	Subscriptions []v1alpha1.SubscriptionStatus `json:"subscriptions"`
 	// Reason is the Ready condition's reason (v1alpha1.SucceededReason,
 	// UpgradeHeldReason, ApplyFailedReason, ...), Message its words.
-	Reason, Message string
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
 	// Settled is true when every plan is installed or held: the commit
 	// is applied as far as it can be.
-	Settled bool
+	Settled bool `json:"settled"`
 	// Waiting is true when the state may change without a new commit (an
 	// upgrade held, an install not yet healthy): look again soon.
-	Waiting bool
+	Waiting bool `json:"waiting"`
 	// Stalled is true when only a new commit can help (a plan does not
 	// load).
-	Stalled bool
+	Stalled bool `json:"stalled"`
 	// ClusterStatus is the olmops/<cluster> status of the commit: does
 	// every installed operator allow the next OpenShift minor version?
 	// Nil when the cluster's OpenShift version is unknown.
-	ClusterStatus *gitsource.Status
+	ClusterStatus *gitsource.Status `json:"clusterStatus,omitempty"`
 }
 
 // Sync applies the target's plans and reports them. The error is for
@@ -136,6 +137,24 @@ func (s *Syncer) Sync(ctx context.Context, t Target) (*Outcome, error) {
 	s.reportCluster(ctx, t, set, out)
 	log.V(1).Info("synced", "reason", out.Reason, "subscriptions", len(out.Subscriptions))
 	return out, nil
+}
+
+// Forget drops what the Syncer remembers of a target that is gone (a
+// deleted Repository): inventories, posted statuses and metric series.
+func (s *Syncer) Forget(id string) {
+	s.mu.Lock()
+	for k := range s.inventories {
+		if strings.HasPrefix(k, id+"\x00") {
+			delete(s.inventories, k)
+		}
+	}
+	for k := range s.posted {
+		if strings.HasPrefix(k, id+"\x00") {
+			delete(s.posted, k)
+		}
+	}
+	s.mu.Unlock()
+	s.Metrics.forget(id)
 }
 
 // applyAll applies the plans in two waves, dependencies first, each wave

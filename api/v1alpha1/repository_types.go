@@ -77,7 +77,7 @@ type RepositorySpec struct {
 	// +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$`
 	// +kubebuilder:validation:XValidation:rule="duration(self) >= duration('1s')",message="must be at least 1s"
 	Interval metav1.Duration `json:"interval,omitzero"`
-	// timeout of one Git operation (fetch, status post). At least 1s.
+	// timeout of one fetch of the repository. At least 1s.
 	// +optional
 	// +kubebuilder:default="60s"
 	// +kubebuilder:validation:Type=string
@@ -109,8 +109,9 @@ type RepositorySpec struct {
 	// cleared; what is applied stays.
 	// +optional
 	Suspend bool `json:"suspend,omitempty"`
-	// prune deletes objects that left the plans. CRDs are deleted only
-	// when a plan says so explicitly.
+	// prune deletes objects that left the plans. CustomResourceDefinitions
+	// and Namespaces are never deleted: deleting a CRD deletes every
+	// custom resource of its kind.
 	// +optional
 	// +kubebuilder:default=true
 	Prune *bool `json:"prune,omitempty"`

@@ -94,6 +94,9 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	if err != nil {
 		return fmt.Errorf("branch %s: %w", branch, err)
 	}
+	if err := checkCluster(ctx, repo, commit, branch, opts.Cluster); err != nil {
+		return err
+	}
 	cfg, err := restConfig(opts.Kubeconfig)
 	if err != nil {
 		return err
@@ -150,6 +153,27 @@ func applyBranch(ctx context.Context, repo *gitsource.Repo, branch string) (stri
 		return branch, nil
 	}
 	return repo.DefaultBranch(ctx)
+}
+
+// checkCluster fails a --cluster the repository does not list before the
+// cluster is reached.
+func checkCluster(ctx context.Context, repo *gitsource.Repo, commit plumbing.Hash, branch, cluster string) error {
+	snap, err := repo.Snapshot(ctx, commit)
+	if err != nil {
+		return err
+	}
+	cfg, err := v1alpha1.ReadRepository(snap.FS(), branch)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, c := range cfg.Spec.Clusters {
+		if c.Name == cluster {
+			return nil
+		}
+		names = append(names, c.Name)
+	}
+	return usageErrorf("--cluster %s: %s lists %s", cluster, v1alpha1.RepositoryFile, strings.Join(names, ", "))
 }
 
 // applyForge is the forge olmops.yaml names, or the git-only one.

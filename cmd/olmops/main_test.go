@@ -6,9 +6,23 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/olmops/olmops/api/v1alpha1"
+	"github.com/olmops/olmops/internal/kubetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// kube is the control plane of apply and serve, started by the first
+// test that needs one: plans hold OperatorConditions, and olmops records
+// its passes in Repository objects.
+var kube = kubetest.NewShared(
+	kubetest.WithOperatorConditionCRD(),
+	kubetest.WithCRDDirs("../../config/crd/bases"),
+	kubetest.WithScheme(v1alpha1.AddToScheme),
+)
+
+func TestMain(m *testing.M) { os.Exit(kube.Run(m)) }
 
 const (
 	smallCatalog = "testdata/small"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
@@ -72,6 +73,9 @@ secret). Several deployments share Repositories out with
 func serveRun(cmd *cobra.Command, opts *serveOptions) error {
 	if err := oneOf("log-format", opts.LogFormat, "json", "text"); err != nil {
 		return err
+	}
+	if _, err := labels.Parse(opts.WatchLabelSelector); err != nil {
+		return usageErrorf("--watch-label-selector %q: %v", opts.WatchLabelSelector, err)
 	}
 	log := newLogger(opts.Err, opts.LogFormat, opts.LogLevel)
 	ctrl.SetLogger(log)
