@@ -2,6 +2,7 @@ package gitsource
 
 import (
 	"fmt"
+	"regexp"
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
@@ -103,9 +104,16 @@ func (a Auth) method(url string) (transport.AuthMethod, error) {
 // redact removes the password from url, for messages and logs.
 func redact(url string) string {
 	ep, err := transport.NewEndpoint(url)
-	if err != nil || ep.Password == "" {
+	if err != nil {
+		// A URL that does not parse may still hold a password: drop
+		// everything between the scheme and the last @ of the host part.
+		return userInfo.ReplaceAllString(url, "$1")
+	}
+	if ep.Password == "" {
 		return url
 	}
 	ep.Password = "xxxxx"
 	return ep.String()
 }
+
+var userInfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s]*@`)

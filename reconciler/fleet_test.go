@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,7 +45,7 @@ type fleet struct {
 // newFleet serves examples/ (plus extra files) and starts envtest and the
 // controller against it. github selects the GitHub forge; without it,
 // statuses are git notes.
-func newFleet(t *testing.T, withGitHub bool, extra map[string][]byte) *fleet {
+func newFleet(t testing.TB, withGitHub bool, extra map[string][]byte) *fleet {
 	t.Helper()
 	files := map[string][]byte{}
 	for k, v := range gittest.DirFiles(t, "../examples", "") {
@@ -69,7 +70,7 @@ func newFleet(t *testing.T, withGitHub bool, extra map[string][]byte) *fleet {
 
 // startController runs olmops serve's manager until the test ends and
 // returns its webhook URL.
-func (f *fleet) startController(t *testing.T) string {
+func (f *fleet) startController(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -96,7 +97,7 @@ func (f *fleet) startController(t *testing.T) string {
 }
 
 // plan runs the planner from its own clone, as a CI job would.
-func (f *fleet) plan(t *testing.T) *planner.Report {
+func (f *fleet) plan(t testing.TB) *planner.Report {
 	t.Helper()
 	ctx := t.Context()
 	repo, err := gitsource.Open(ctx, gitsource.Options{URL: f.url, CacheDir: t.TempDir(), Auth: gitsource.Auth{Username: "olmops", Password: gitPassword}})
@@ -121,7 +122,7 @@ func (f *fleet) plan(t *testing.T) *planner.Report {
 }
 
 // repository creates the Secrets and the Repository of cluster.
-func (f *fleet) repository(t *testing.T, cluster string) client.ObjectKey {
+func (f *fleet) repository(t testing.TB, cluster string) client.ObjectKey {
 	t.Helper()
 	ctx := t.Context()
 	ns := f.env.NewNamespace(t)
@@ -150,7 +151,7 @@ func (f *fleet) repository(t *testing.T, cluster string) client.ObjectKey {
 }
 
 // push tells the controller's webhook that main moved, as GitHub would.
-func (f *fleet) push(t *testing.T) {
+func (f *fleet) push(t testing.TB) {
 	t.Helper()
 	head := strings.TrimSpace(gittest.Git(t, f.dir, "rev-parse", "main"))
 	body := fmt.Appendf(nil, `{"ref":"refs/heads/main","after":%q,"repository":{"clone_url":%q}}`, head, f.url)
@@ -174,7 +175,7 @@ func (f *fleet) push(t *testing.T) {
 }
 
 // carrier is the commit that last changed a plan folder on main.
-func (f *fleet) carrier(t *testing.T, cluster, ns, sub string) string {
+func (f *fleet) carrier(t testing.TB, cluster, ns, sub string) string {
 	t.Helper()
 	return strings.TrimSpace(gittest.Git(t, f.dir, "log", "-1", "--first-parent", "--format=%H", "main", "--",
 		"clusters/"+cluster+"/plans/"+ns+"/"+sub))
@@ -182,7 +183,7 @@ func (f *fleet) carrier(t *testing.T, cluster, ns, sub string) string {
 
 // eventually polls cond until it holds or 30 s pass; its string says
 // what it saw, for the failure message.
-func eventually(t *testing.T, what string, cond func() (bool, string)) {
+func eventually(t testing.TB, what string, cond func() (bool, string)) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -198,7 +199,7 @@ func eventually(t *testing.T, what string, cond func() (bool, string)) {
 }
 
 // subscription reads one subscription's state from the Repository.
-func (f *fleet) subscription(t *testing.T, key client.ObjectKey, ns, name string) (v1alpha1.SubscriptionStatus, *v1alpha1.Repository) {
+func (f *fleet) subscription(t testing.TB, key client.ObjectKey, ns, name string) (v1alpha1.SubscriptionStatus, *v1alpha1.Repository) {
 	t.Helper()
 	obj := &v1alpha1.Repository{}
 	if err := f.env.Client.Get(t.Context(), key, obj); err != nil {
@@ -222,4 +223,75 @@ func (f *fleet) githubStatus(commit, context string) (githubtest.Status, bool) {
 		}
 	}
 	return got, found
+}
+
+// newFleetRepo serves examples/ (plus extra files) on the git server like
+// newFleet, but starts neither a control plane nor a controller: the test
+// starts what it needs (startEnv, startManager, kubetest.Rollout) when it
+// wants.
+func newFleetRepo(t *testing.T, withGitHub bool, extra map[string][]byte) *fleet {
+	t.Helper()
+	files := map[string][]byte{}
+	for k, v := range gittest.DirFiles(t, "../examples", "") {
+		files[strings.TrimPrefix(k, "/")] = v
+	}
+	for k, v := range extra {
+		files[k] = v
+	}
+	name := strings.ReplaceAll(strings.ToLower(t.Name()), "/", "-")
+	gitServer.CreateRepo(t, name)
+	f := &fleet{dir: gitServer.RepoDir(name), url: gitServer.RepoURL(name)}
+	if withGitHub {
+		files["olmops.yaml"] = []byte(strings.Replace(string(files["olmops.yaml"]), "spec:\n", "spec:\n  forge: {type: github, owner: acme, repo: fleet}\n", 1))
+		f.gh = githubtest.NewServer(t, githubtest.Options{Owner: "acme", Repo: "fleet", Token: ghToken, GitDir: f.dir})
+	}
+	gittest.Commit(t, f.dir, "main", gittest.Change{Files: files, Message: "desired state"})
+	return f
+}
+
+// startEnv starts the fleet's control plane, without a controller and
+// without anything playing the Deployment controller.
+func (f *fleet) startEnv(t *testing.T) {
+	t.Helper()
+	f.env = kubetest.Start(t, kubetest.WithOperatorConditionCRD(), crdDirs, kubetest.WithScheme(v1alpha1.AddToScheme))
+}
+
+// startManager runs a controller (without the push webhook) and returns
+// stop, which cancels its context and waits for it to return, as when its
+// pod is killed: the pass in flight ends with the context. The test's end
+// stops it too.
+func (f *fleet) startManager(t *testing.T) (stop func()) {
+	t.Helper()
+	mgr, err := NewManager(f.env.Config, Options{MetricsAddr: "0", ProbeAddr: "0", WebhookAddr: "0",
+		CacheDir: t.TempDir(), Concurrency: 2, Recheck: 200 * time.Millisecond,
+		HealthPoll: 20 * time.Millisecond, SkipNameValidation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(ctx) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("manager: %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+// closedAddr is a 127.0.0.1 address nothing listens on.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
 }

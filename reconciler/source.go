@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -68,21 +68,13 @@ func (c *Credentials) Redact(s string) string {
 	return redactURLs(s)
 }
 
+// userInfo matches the user info of a URL, whether or not the rest of
+// the URL parses: a malformed URL must not carry its password into a
+// message.
+var userInfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s]*@`)
+
 // redactURLs drops the user info of URLs in s.
-func redactURLs(s string) string {
-	fields := strings.Fields(s)
-	for _, f := range fields {
-		f = strings.Trim(f, `"'(),;`)
-		if !strings.Contains(f, "://") || !strings.Contains(f, "@") {
-			continue
-		}
-		if u, err := url.Parse(f); err == nil && u.User != nil {
-			u.User = nil
-			s = strings.ReplaceAll(s, f, u.String())
-		}
-	}
-	return s
-}
+func redactURLs(s string) string { return userInfo.ReplaceAllString(s, "$1") }
 
 // Credentials reads the Secrets obj names: spec.secretRef for Git and
 // spec.forge.tokenSecretRef for the forge, from obj's namespace.

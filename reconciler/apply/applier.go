@@ -79,10 +79,10 @@ type Request struct {
 	// controller turns the calls into Kubernetes events and "applying
 	// (hop n/m)" commit statuses, so it must not block for long. A hop
 	// gives, in order:
-	//   - Applying, with Hop and Bundle set, when it starts: once it is
-	//     not held back, for a hop other than the installed one; for the
-	//     installed hop Apply resumes at, only once its live objects were
-	//     read and some differ from the plan;
+	//   - Applying, with Hop and Bundle set, when it starts: once the API
+	//     server took its dry run, for a hop other than the installed
+	//     one; for the installed hop Apply resumes at, only when some of
+	//     its live objects differ from the plan;
 	//   - Held, when Upgradeable=False holds it back;
 	//   - Failed, with Reason, when it fails, the resumed hop too (then
 	//     possibly with no Applying before);
@@ -184,9 +184,6 @@ func (r *run) hops(ctx context.Context) error {
 		r.started = false
 		if held, err := r.hold(ctx, hop); held || err != nil {
 			return err
-		}
-		if hop.Bundle != r.res.Installed {
-			r.announce()
 		}
 		live, err := r.applyHop(ctx, hop)
 		if err != nil {

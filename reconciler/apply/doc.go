@@ -35,7 +35,7 @@
 // changes the field managers, so the object is applied again and the edit
 // is undone.
 //
-// Request.Progress, when set, hears each hop start, get held, fail, or
+// Request.Progress, when set, hears each hop start (once its dry run passed), get held, fail, or
 // become installed and healthy, as it happens, so that the controller can
 // post events and "applying (hop n/m)" statuses while Apply waits. An
 // apply that changes nothing makes no call; the Result Apply returns is

@@ -51,14 +51,19 @@ func (r *run) applyHop(ctx context.Context, hop Hop) ([]*unstructured.Unstructur
 	}
 	// When every object is unchanged, the namespace they live in exists,
 	// and the hop Apply resumes at has nothing to report.
-	if slices.ContainsFunc(h.items, func(it *item) bool { return !it.skip }) {
-		r.announce()
+	changed := slices.ContainsFunc(h.items, func(it *item) bool { return !it.skip })
+	if changed {
 		if err := r.ensureNamespace(ctx); err != nil {
 			return nil, err
 		}
 	}
 	if err := h.dryRun(ctx); err != nil {
 		return nil, err
+	}
+	// Announced once the API server took the dry run: an API server out
+	// of reach fails the pass before anyone hears of an apply.
+	if changed || hop.Bundle != r.res.Installed {
+		r.announce()
 	}
 	if err := h.send(ctx); err != nil {
 		return nil, err

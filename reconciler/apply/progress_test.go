@@ -94,7 +94,7 @@ func TestProgress(t *testing.T) {
 				"apiVersion": "gadgets.example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": "g", "namespace": ns},
 			}})
 			return Request{Namespace: ns, Subscription: "etcd", Hops: []Hop{bad}, Installed: prev.Installed, Inventory: prev.Inventory}
-		}, want: []string{"applying 1/1 etcdoperator.v0.9.5", "failed 1/1 etcdoperator.v0.9.5 (reason)"}, wantErr: true},
+		}, want: []string{"failed 1/1 etcdoperator.v0.9.5 (reason)"}, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
