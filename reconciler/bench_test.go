@@ -1,7 +1,6 @@
 package reconciler
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -55,24 +54,7 @@ func benchRepo(b *testing.B) (*gitsource.Repo, string) {
 // labelCache is the cache the manager gives the Applier: olmops' objects
 // only.
 func labelCache(b *testing.B, env *kubetest.Env) cache.Cache {
-	c, err := cache.New(env.Config, cache.Options{Scheme: env.Scheme,
-		DefaultLabelSelector: labels.SelectorFromSet(labels.Set{render.ManagedByLabel: render.ManagedBy})})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := c.Start(ctx); err != nil {
-			b.Error(err)
-		}
-	}()
-	b.Cleanup(func() { cancel(); <-done })
-	if !c.WaitForCacheSync(ctx) {
-		b.Fatal("the cache did not start")
-	}
-	return c
+	return env.Cache(b, cache.Options{DefaultLabelSelector: labels.SelectorFromSet(labels.Set{render.ManagedByLabel: render.ManagedBy})})
 }
 
 // BenchmarkNoopPass50 is one interval of a Repository with 50

@@ -47,52 +47,19 @@ type fleet struct {
 // statuses are git notes.
 func newFleet(t testing.TB, withGitHub bool, extra map[string][]byte) *fleet {
 	t.Helper()
-	files := map[string][]byte{}
-	for k, v := range gittest.DirFiles(t, "../examples", "") {
-		files[strings.TrimPrefix(k, "/")] = v
-	}
-	for k, v := range extra {
-		files[k] = v
-	}
-	name := strings.ReplaceAll(strings.ToLower(t.Name()), "/", "-")
-	gitServer.CreateRepo(t, name)
-	f := &fleet{dir: gitServer.RepoDir(name), url: gitServer.RepoURL(name)}
-	if withGitHub {
-		files["olmops.yaml"] = []byte(strings.Replace(string(files["olmops.yaml"]), "spec:\n", "spec:\n  forge: {type: github, owner: acme, repo: fleet}\n", 1))
-		f.gh = githubtest.NewServer(t, githubtest.Options{Owner: "acme", Repo: "fleet", Token: ghToken, GitDir: f.dir})
-	}
-	gittest.Commit(t, f.dir, "main", gittest.Change{Files: files, Message: "desired state"})
-	f.env = kubetest.Start(t, kubetest.WithOperatorConditionCRD(), crdDirs, kubetest.WithScheme(v1alpha1.AddToScheme))
+	f := newFleetRepo(t, withGitHub, extra)
+	f.startEnv(t)
 	f.hook = f.startController(t)
 	t.Cleanup(kubetest.Rollout(context.Background(), f.env.Client, "", 20*time.Millisecond))
 	return f
 }
 
-// startController runs olmops serve's manager until the test ends and
-// returns its webhook URL.
+// startController runs olmops serve's manager, push webhook included,
+// until the test ends and returns its webhook URL.
 func (f *fleet) startController(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	mgr, err := NewManager(f.env.Config, Options{MetricsAddr: "0", ProbeAddr: "0", WebhookAddr: addr,
-		WebhookSecret: []byte(webhookSecret), CacheDir: t.TempDir(), Concurrency: 2,
-		Recheck: 200 * time.Millisecond, HealthPoll: 20 * time.Millisecond, SkipNameValidation: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("manager: %v", err)
-		}
-	})
+	addr := closedAddr(t)
+	f.runManager(t, Options{WebhookAddr: addr, WebhookSecret: []byte(webhookSecret)})
 	return "http://" + addr + "/hooks/push"
 }
 
@@ -225,11 +192,10 @@ func (f *fleet) githubStatus(commit, context string) (githubtest.Status, bool) {
 	return got, found
 }
 
-// newFleetRepo serves examples/ (plus extra files) on the git server like
-// newFleet, but starts neither a control plane nor a controller: the test
-// starts what it needs (startEnv, startManager, kubetest.Rollout) when it
-// wants.
-func newFleetRepo(t *testing.T, withGitHub bool, extra map[string][]byte) *fleet {
+// newFleetRepo serves examples/ (plus extra files) on the git server
+// and starts nothing else: the test starts what it needs (startEnv,
+// startManager, kubetest.Rollout) when it wants.
+func newFleetRepo(t testing.TB, withGitHub bool, extra map[string][]byte) *fleet {
 	t.Helper()
 	files := map[string][]byte{}
 	for k, v := range gittest.DirFiles(t, "../examples", "") {
@@ -251,7 +217,7 @@ func newFleetRepo(t *testing.T, withGitHub bool, extra map[string][]byte) *fleet
 
 // startEnv starts the fleet's control plane, without a controller and
 // without anything playing the Deployment controller.
-func (f *fleet) startEnv(t *testing.T) {
+func (f *fleet) startEnv(t testing.TB) {
 	t.Helper()
 	f.env = kubetest.Start(t, kubetest.WithOperatorConditionCRD(), crdDirs, kubetest.WithScheme(v1alpha1.AddToScheme))
 }
@@ -260,11 +226,17 @@ func (f *fleet) startEnv(t *testing.T) {
 // stop, which cancels its context and waits for it to return, as when its
 // pod is killed: the pass in flight ends with the context. The test's end
 // stops it too.
-func (f *fleet) startManager(t *testing.T) (stop func()) {
+func (f *fleet) startManager(t testing.TB) (stop func()) {
 	t.Helper()
-	mgr, err := NewManager(f.env.Config, Options{MetricsAddr: "0", ProbeAddr: "0", WebhookAddr: "0",
-		CacheDir: t.TempDir(), Concurrency: 2, Recheck: 200 * time.Millisecond,
-		HealthPoll: 20 * time.Millisecond, SkipNameValidation: true})
+	return f.runManager(t, Options{WebhookAddr: "0"})
+}
+
+// runManager starts a manager with the tests' settings on top of opts.
+func (f *fleet) runManager(t testing.TB, opts Options) (stop func()) {
+	t.Helper()
+	opts.MetricsAddr, opts.ProbeAddr, opts.CacheDir = "0", "0", t.TempDir()
+	opts.Concurrency, opts.Recheck, opts.HealthPoll, opts.SkipNameValidation = 2, 200*time.Millisecond, 20*time.Millisecond, true
+	mgr, err := NewManager(f.env.Config, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +257,7 @@ func (f *fleet) startManager(t *testing.T) (stop func()) {
 }
 
 // closedAddr is a 127.0.0.1 address nothing listens on.
-func closedAddr(t *testing.T) string {
+func closedAddr(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -1,7 +1,6 @@
 package apply
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -13,27 +12,10 @@ import (
 	"github.com/olmops/olmops/reconciler/render"
 )
 
-// labelCache is a cache of olmops' objects, as the controller would give
-// the Applier as its Reader.
+// labelCache is the cache the manager gives the Applier: olmops' objects
+// only.
 func labelCache(b *testing.B, env *kubetest.Env) cache.Cache {
-	c, err := cache.New(env.Config, cache.Options{Scheme: env.Scheme,
-		DefaultLabelSelector: labels.SelectorFromSet(labels.Set{render.ManagedByLabel: render.ManagedBy})})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(b.Context())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := c.Start(ctx); err != nil {
-			b.Error(err)
-		}
-	}()
-	b.Cleanup(func() { cancel(); <-done })
-	if !c.WaitForCacheSync(ctx) {
-		b.Fatal("the cache did not start")
-	}
-	return c
+	return env.Cache(b, cache.Options{DefaultLabelSelector: labels.SelectorFromSet(labels.Set{render.ManagedByLabel: render.ManagedBy})})
 }
 
 // BenchmarkNoopApply50 re-applies 50 subscriptions' unchanged plans: one
