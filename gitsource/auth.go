@@ -107,7 +107,7 @@ func redact(url string) string {
 	if err != nil {
 		// A URL that does not parse may still hold a password: drop
 		// everything between the scheme and the last @ of the host part.
-		return userInfo.ReplaceAllString(url, "$1")
+		return RedactURLs(url)
 	}
 	if ep.Password == "" {
 		return url
@@ -116,4 +116,10 @@ func redact(url string) string {
 	return ep.String()
 }
 
+// userInfo matches the user info of a URL whether or not the rest of the
+// URL parses.
 var userInfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s]*@`)
+
+// RedactURLs drops the user info (user name and password) of every URL in
+// s, parseable or not, so that a message can be logged or shown.
+func RedactURLs(s string) string { return userInfo.ReplaceAllString(s, "$1") }

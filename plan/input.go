@@ -3,6 +3,7 @@ package plan
 import (
 	"cmp"
 	"context"
+	"errors"
 	"io/fs"
 	"path"
 	"strings"
@@ -62,6 +63,36 @@ type BundleSource interface {
 // Dir is the folder of a cluster's plan, relative to the repository root.
 func Dir(cluster v1alpha1.Cluster, k Key) string {
 	return path.Join(cluster.Path, v1alpha1.PlansDir, k.Namespace, k.Name)
+}
+
+// Keys lists the plans committed for cluster in fsys, one per folder
+// <plans>/<namespace>/<name>/, in path order. A cluster without a plans
+// folder has none.
+func Keys(fsys fs.FS, cluster v1alpha1.Cluster) ([]Key, error) {
+	root := path.Join(cluster.Path, v1alpha1.PlansDir)
+	namespaces, err := fs.ReadDir(fsys, root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var keys []Key
+	for _, ns := range namespaces {
+		if !ns.IsDir() {
+			continue
+		}
+		names, err := fs.ReadDir(fsys, path.Join(root, ns.Name()))
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			if n.IsDir() {
+				keys = append(keys, Key{Namespace: ns.Name(), Name: n.Name()})
+			}
+		}
+	}
+	return keys, nil
 }
 
 // OverlayDir is the folder of a subscription's kustomize overlay.

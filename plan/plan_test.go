@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -210,5 +211,26 @@ func TestMarkerRoundTrip(t *testing.T) {
 	}
 	if _, ok := ParseMarker("no marker"); ok {
 		t.Error("found a marker in a body without one")
+	}
+}
+
+// Keys finds the <namespace>/<name> folders under a cluster's plans, in
+// path order, and ignores stray files; no plans folder is no plans.
+func TestKeys(t *testing.T) {
+	c := v1alpha1.Cluster{Name: "c", Path: "clusters/c"}
+	fsys := fstest.MapFS{
+		"clusters/c/plans/ns-b/x/installplan.yaml": {},
+		"clusters/c/plans/ns-a/z/installplan.yaml": {},
+		"clusters/c/plans/ns-a/y/manifests/a.yaml": {},
+		"clusters/c/plans/README.md":                {},
+		"clusters/c/plans/ns-a/notes.txt":           {},
+	}
+	keys, err := Keys(fsys, c)
+	want := []Key{{Namespace: "ns-a", Name: "y"}, {Namespace: "ns-a", Name: "z"}, {Namespace: "ns-b", Name: "x"}}
+	if err != nil || !slices.Equal(keys, want) {
+		t.Errorf("Keys = %v, %v; want %v", keys, err, want)
+	}
+	if keys, err := Keys(fstest.MapFS{}, c); err != nil || keys != nil {
+		t.Errorf("no plans folder: %v, %v", keys, err)
 	}
 }

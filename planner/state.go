@@ -72,40 +72,25 @@ func (p *Planner) clusterInput(ctx context.Context, snap *gitsource.Snapshot, re
 	if in.Catalogs, err = p.catalogs.load(ctx, snap, repo); err != nil {
 		return in, err
 	}
-	in.Committed, err = readPlans(fsys, path.Join(cluster.Path, v1alpha1.PlansDir))
+	in.Committed, err = readPlans(fsys, cluster)
 	return in, err
 }
 
-// readPlans reads every committed plan folder (<namespace>/<name>/).
-func readPlans(fsys fs.FS, dir string) (map[plan.Key]*plan.Committed, error) {
-	out := map[plan.Key]*plan.Committed{}
-	namespaces, err := fs.ReadDir(fsys, dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return out, nil
-	}
+// readPlans reads every committed plan folder of cluster.
+func readPlans(fsys fs.FS, cluster v1alpha1.Cluster) (map[plan.Key]*plan.Committed, error) {
+	keys, err := plan.Keys(fsys, cluster)
 	if err != nil {
 		return nil, err
 	}
+	out := map[plan.Key]*plan.Committed{}
 	var errs []error
-	for _, ns := range namespaces {
-		if !ns.IsDir() {
+	for _, k := range keys {
+		c, err := readPlan(fsys, plan.Dir(cluster, k))
+		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
-		names, err := fs.ReadDir(fsys, path.Join(dir, ns.Name()))
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range names {
-			if !n.IsDir() {
-				continue
-			}
-			c, err := readPlan(fsys, path.Join(dir, ns.Name(), n.Name()))
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			out[plan.Key{Namespace: ns.Name(), Name: n.Name()}] = c
-		}
+		out[k] = c
 	}
 	return out, errors.Join(errs...)
 }

@@ -74,7 +74,7 @@ func BenchmarkNoopPass50(b *testing.B) {
 		b.Fatal(err)
 	}
 	t := Target{ID: "bench", Repo: repo, Commit: commit, Branch: "main", Cluster: "c000", Prune: true,
-		Forge: gitsource.NewGitForge(repo)}
+		Forge: fixedForge(gitsource.NewGitForge(repo))}
 	stop := kubetest.Rollout(b.Context(), env.Client, "", 20*time.Millisecond)
 	out := syncOK(b, s, t) // installs everything
 	stop()

@@ -223,7 +223,7 @@ func TestSyncAPIServerFaults(t *testing.T) {
 			}
 			forge := &recordingForge{}
 			s := &Syncer{Applier: &apply.Applier{Client: c, HealthTimeout: time.Second, EstablishTimeout: time.Second, PollInterval: 20 * time.Millisecond}}
-			out, err := s.Sync(ctx, Target{ID: "faults/" + tt.name, Repo: repo, Commit: commit, Branch: "main", Cluster: "staging", Forge: forge})
+			out, err := s.Sync(ctx, Target{ID: "faults/" + tt.name, Repo: repo, Commit: commit, Branch: "main", Cluster: "staging", Forge: fixedForge(forge)})
 			if !tt.transient {
 				checkRefused(t, out, err, forge)
 				return

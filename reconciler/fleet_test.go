@@ -267,3 +267,8 @@ func closedAddr(t testing.TB) string {
 	l.Close()
 	return addr
 }
+
+// fixedForge is a Target.Forge that gives f whatever olmops.yaml says.
+func fixedForge(f gitsource.Forge) func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
+	return func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error) { return f, nil }
+}

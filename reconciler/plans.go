@@ -2,7 +2,6 @@ package reconciler
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/plan"
 	"github.com/olmops/olmops/reconciler/apply"
 )
 
@@ -97,12 +97,14 @@ func loadPlans(ctx context.Context, t Target) (*planSet, error) {
 		return nil, &InvalidError{err}
 	}
 	set.cluster = c
-	dirs, err := planDirs(set.fsys, path.Join(c.Path, v1alpha1.PlansDir))
+	keys, err := plan.Keys(set.fsys, c)
 	if err != nil {
 		return nil, err
 	}
-	for _, dir := range dirs {
-		set.plans = append(set.plans, loadPlan(ctx, set.fsys, dir, t.Cluster))
+	dirs := make([]string, len(keys))
+	for i, k := range keys {
+		dirs[i] = plan.Dir(c, k)
+		set.plans = append(set.plans, loadPlan(ctx, set.fsys, dirs[i], t.Cluster))
 	}
 	if len(dirs) > 0 {
 		if set.carriers, err = t.Repo.LastChanged(ctx, t.Commit, dirs); err != nil {
@@ -124,34 +126,6 @@ func findCluster(cfg *v1alpha1.RepositoryConfig, name string) (v1alpha1.Cluster,
 		}
 	}
 	return v1alpha1.Cluster{}, false
-}
-
-// planDirs lists <namespace>/<subscription> folders under root, in path
-// order; no plans folder means no plans.
-func planDirs(fsys fs.FS, root string) ([]string, error) {
-	namespaces, err := fs.ReadDir(fsys, root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var dirs []string
-	for _, ns := range namespaces {
-		if !ns.IsDir() {
-			continue
-		}
-		subs, err := fs.ReadDir(fsys, path.Join(root, ns.Name()))
-		if err != nil {
-			return nil, err
-		}
-		for _, sub := range subs {
-			if sub.IsDir() {
-				dirs = append(dirs, path.Join(root, ns.Name(), sub.Name()))
-			}
-		}
-	}
-	return dirs, nil
 }
 
 // loadPlan reads one plan folder and checks that it is where it says it

@@ -39,7 +39,7 @@ func (s *Syncer) post(ctx context.Context, t Target, p *loadedPlan, rep commitst
 // failed post is logged and tried again next pass; it fails nothing, as
 // the cluster is as it should be whatever Git hears of it.
 func (s *Syncer) postStatus(ctx context.Context, t Target, commit string, st gitsource.Status) {
-	if t.Forge == nil {
+	if t.statuses == nil {
 		return
 	}
 	key := t.ID + "\x00" + st.Context
@@ -50,7 +50,7 @@ func (s *Syncer) postStatus(ctx context.Context, t Target, commit string, st git
 	if same {
 		return
 	}
-	if err := t.Forge.SetStatus(ctx, commit, st); err != nil {
+	if err := t.statuses.SetStatus(ctx, commit, st); err != nil {
 		logr.FromContextOrDiscard(ctx).Error(err, "post commit status", "context", st.Context, "commit", commit)
 		t.event(true, "StatusFailed", fmt.Sprintf("post %s on %.12s: %v", st.Context, commit, err))
 		return
@@ -73,7 +73,7 @@ type postedStatus struct {
 // installed operator allows the cluster's next OpenShift minor version
 // (olm.maxOpenShiftVersion). Nothing is posted for a cluster whose
 // OpenShift version is unknown.
-func (s *Syncer) reportCluster(ctx context.Context, t Target, set *planSet, out *Outcome) {
+func (s *Syncer) reportCluster(ctx context.Context, t Target, set *planSet, results []*subResult, out *Outcome) {
 	version := set.cluster.OpenShiftVersion
 	if s.OpenShiftVersion != nil {
 		live, err := s.OpenShiftVersion(ctx)
@@ -88,7 +88,7 @@ func (s *Syncer) reportCluster(ctx context.Context, t Target, set *planSet, out 
 		return
 	}
 	start := time.Now()
-	blockers := s.blockers(ctx, set, out, version)
+	blockers := s.blockers(ctx, set, results, version)
 	s.Metrics.observeResolution(t.Cluster, time.Since(start))
 	st := gitsource.Status{Context: commitstatus.ClusterContext(t.Cluster), State: gitsource.StatusSuccess,
 		Description: "every installed operator allows OpenShift " + next}
@@ -102,15 +102,15 @@ func (s *Syncer) reportCluster(ctx context.Context, t Target, set *planSet, out 
 // blockers lists the installed bundles whose olm.maxOpenShiftVersion is
 // below the next minor version, as "bundle (max 4.20)". A bundle its
 // catalog no longer has cannot be checked and is logged.
-func (s *Syncer) blockers(ctx context.Context, set *planSet, out *Outcome, version string) []string {
+func (s *Syncer) blockers(ctx context.Context, set *planSet, results []*subResult, version string) []string {
 	log := logr.FromContextOrDiscard(ctx)
 	cache := s.Catalogs
 	if cache == nil {
 		cache = gitsource.NewCatalogCache(len(set.cfg.Spec.Catalogs))
 	}
 	var found []string
-	for _, p := range set.plans {
-		installed := installedBundle(out, p)
+	for _, r := range results {
+		p, installed := r.plan, r.status.InstalledBundle
 		if p.file == nil || installed == "" {
 			continue
 		}
@@ -124,15 +124,6 @@ func (s *Syncer) blockers(ctx context.Context, set *planSet, out *Outcome, versi
 		}
 	}
 	return found
-}
-
-func installedBundle(out *Outcome, p *loadedPlan) string {
-	for _, st := range out.Subscriptions {
-		if st.Namespace == p.namespace && st.Name == p.name {
-			return st.InstalledBundle
-		}
-	}
-	return ""
 }
 
 // lookup finds a bundle in the named catalog of the set's commit.

@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/olmops/olmops/api/v1alpha1"
+	"github.com/olmops/olmops/gitsource"
 )
 
 // Defaults of a RepositoryReconciler's zero fields.
@@ -101,11 +102,8 @@ func (r *RepositoryReconciler) reconcile(ctx context.Context, obj *v1alpha1.Repo
 		st.LastFetchedCommit = commit.String()
 		r.progressing(ctx, obj, commit)
 	}
-	// Without a forge the cluster is still applied; only Git hears
-	// nothing, and the event says why.
-	forge, err := r.Sources.Forge(ctx, r.APIReader, obj, src, commit, creds)
-	if err != nil {
-		r.emit(obj, corev1.EventTypeWarning, "StatusesOff", redact("no commit statuses: "+err.Error()))
+	forge := func(cfg *v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
+		return r.Sources.Forge(ctx, r.APIReader, obj, src, cfg, creds)
 	}
 	out, err := r.Syncer.Sync(ctx, Target{
 		ID: client.ObjectKeyFromObject(obj).String(), Repo: src, Commit: commit, Branch: branch,
@@ -208,14 +206,10 @@ func (r *RepositoryReconciler) clearCondition(obj *v1alpha1.Repository, typ stri
 
 // patchStatus sends what changed in the status since base.
 func (r *RepositoryReconciler) patchStatus(ctx context.Context, base, obj *v1alpha1.Repository) error {
-	if equalStatus(base.Status, obj.Status) {
+	if equality.Semantic.DeepEqual(base.Status, obj.Status) {
 		return nil
 	}
 	return client.IgnoreNotFound(r.Client.Status().Patch(ctx, obj, client.MergeFrom(base)))
-}
-
-func equalStatus(a, b v1alpha1.RepositoryStatus) bool {
-	return equality.Semantic.DeepEqual(a, b)
 }
 
 func (r *RepositoryReconciler) event(obj *v1alpha1.Repository, e Event, redact func(string) string) {

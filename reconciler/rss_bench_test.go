@@ -3,7 +3,6 @@ package reconciler
 import (
 	"bufio"
 	"context"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -65,12 +64,7 @@ func buildOlmops(b *testing.B) string {
 
 // startServe starts olmops serve and returns it and its probe address.
 func startServe(b *testing.B, bin, kubeconfig string) (*exec.Cmd, string) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	probe := l.Addr().String()
-	l.Close()
+	probe := closedAddr(b)
 	cmd := exec.Command(bin, "serve", "--kubeconfig", kubeconfig, "--metrics-bind-address", "0",
 		"--health-probe-bind-address", probe, "--webhook-bind-address", "0", "--cache-dir", b.TempDir(),
 		"--health-poll", "20ms")

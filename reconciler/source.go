@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -65,16 +63,8 @@ func (c *Credentials) Redact(s string) string {
 			s = strings.ReplaceAll(s, v, "***")
 		}
 	}
-	return redactURLs(s)
+	return gitsource.RedactURLs(s)
 }
-
-// userInfo matches the user info of a URL, whether or not the rest of
-// the URL parses: a malformed URL must not carry its password into a
-// message.
-var userInfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s]*@`)
-
-// redactURLs drops the user info of URLs in s.
-func redactURLs(s string) string { return userInfo.ReplaceAllString(s, "$1") }
 
 // Credentials reads the Secrets obj names: spec.secretRef for Git and
 // spec.forge.tokenSecretRef for the forge, from obj's namespace.
@@ -174,15 +164,12 @@ func (s *Sources) Forget(id string) {
 }
 
 // Forge returns where obj's commit statuses go: spec.forge, else the
-// forge section of olmops.yaml at commit; a github forge posts through
+// forge section of cfg, the commit's olmops.yaml; a github forge posts through
 // the API, anything else as git notes pushed to the repository. The
 // token of olmops.yaml's forge is its tokenSecret, read from obj's
 // namespace, unless spec.forge.tokenSecretRef gave one.
-func (s *Sources) Forge(ctx context.Context, reader client.Reader, obj *v1alpha1.Repository, repo *gitsource.Repo, commit plumbing.Hash, creds *Credentials) (gitsource.Forge, error) {
-	spec, tokenSecret, err := forgeSpec(ctx, obj, repo, commit)
-	if err != nil {
-		return nil, err
-	}
+func (s *Sources) Forge(ctx context.Context, reader client.Reader, obj *v1alpha1.Repository, repo *gitsource.Repo, cfg *v1alpha1.RepositoryConfig, creds *Credentials) (gitsource.Forge, error) {
+	spec, tokenSecret := forgeSpec(obj, cfg)
 	if creds.ForgeToken == "" && tokenSecret != nil {
 		data, err := secretData(ctx, reader, obj.Namespace, tokenSecret.Name)
 		if err != nil {
@@ -200,6 +187,7 @@ func (s *Sources) Forge(ctx context.Context, reader client.Reader, obj *v1alpha1
 		return e.forge, nil
 	}
 	var f gitsource.Forge
+	var err error
 	if spec.Type == v1alpha1.ForgeGitHub {
 		if creds.ForgeToken == "" {
 			return nil, errors.New("a github forge needs spec.forge.tokenSecretRef with a token")
@@ -220,23 +208,15 @@ func (s *Sources) Forge(ctx context.Context, reader client.Reader, obj *v1alpha1
 	return f, nil
 }
 
-// forgeSpec is spec.forge, or olmops.yaml's forge and its token's Secret
-// when it is unset.
-func forgeSpec(ctx context.Context, obj *v1alpha1.Repository, repo *gitsource.Repo, commit plumbing.Hash) (v1alpha1.ForgeSpec, *v1alpha1.SecretKeyRef, error) {
+// forgeSpec is spec.forge, or cfg's forge and its token's Secret when it
+// is unset.
+func forgeSpec(obj *v1alpha1.Repository, cfg *v1alpha1.RepositoryConfig) (v1alpha1.ForgeSpec, *v1alpha1.SecretKeyRef) {
 	if obj.Spec.Forge != nil {
-		return *obj.Spec.Forge, nil, nil
-	}
-	snap, err := repo.Snapshot(ctx, commit)
-	if err != nil {
-		return v1alpha1.ForgeSpec{}, nil, err
-	}
-	cfg, err := v1alpha1.ReadRepository(snap.FS(), cmp.Or(obj.Spec.Branch, "main"))
-	if err != nil {
-		return v1alpha1.ForgeSpec{}, nil, err
-	}
-	if cfg.Spec.Forge == nil {
-		return v1alpha1.ForgeSpec{Type: v1alpha1.ForgeGit}, nil, nil
+		return *obj.Spec.Forge, nil
 	}
 	f := cfg.Spec.Forge
-	return v1alpha1.ForgeSpec{Type: f.Type, Owner: f.Owner, Repo: f.Repo, BaseURL: f.BaseURL}, f.TokenSecret, nil
+	if f == nil {
+		return v1alpha1.ForgeSpec{Type: v1alpha1.ForgeGit}, nil
+	}
+	return v1alpha1.ForgeSpec{Type: f.Type, Owner: f.Owner, Repo: f.Repo, BaseURL: f.BaseURL}, f.TokenSecret
 }

@@ -62,14 +62,19 @@ type Target struct {
 	Branch string
 	// Cluster names the cluster in the repository.
 	Cluster string
-	// Forge receives commit statuses; nil posts none.
-	Forge gitsource.Forge
+	// Forge gives where commit statuses go, from the commit's
+	// olmops.yaml (as planner.Options.Forge does); nil, or a nil Forge,
+	// posts none. An error posts none either, and is told as a
+	// StatusesOff event: the cluster is applied all the same.
+	Forge func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error)
 	// Prune deletes the objects that left the plans.
 	Prune bool
 	// HealthTimeout overrides the Applier's when not zero.
 	HealthTimeout time.Duration
 	// Previous is the last pass's Outcome.Subscriptions.
 	Previous []v1alpha1.SubscriptionStatus
+	// statuses is what Forge gave for this pass.
+	statuses gitsource.Forge
 	// Event, when set, hears of every hop started, installed, held or
 	// failed, and of every removal. It is called from several goroutines.
 	Event func(Event)
@@ -121,6 +126,7 @@ func (s *Syncer) Sync(ctx context.Context, t Target) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.statuses = t.forge(set.cfg)
 	results, err := s.applyAll(ctx, t, set)
 	if err != nil {
 		return nil, err
@@ -134,9 +140,22 @@ func (s *Syncer) Sync(ctx context.Context, t Target) (*Outcome, error) {
 	})
 	s.Metrics.observeSubscriptions(t, set, out)
 	s.report(ctx, t, results)
-	s.reportCluster(ctx, t, set, out)
+	s.reportCluster(ctx, t, set, results, out)
 	log.V(1).Info("synced", "reason", out.Reason, "subscriptions", len(out.Subscriptions))
 	return out, nil
+}
+
+// forge resolves the target's Forge for the pass's olmops.yaml.
+func (t Target) forge(cfg *v1alpha1.RepositoryConfig) gitsource.Forge {
+	if t.Forge == nil {
+		return nil
+	}
+	f, err := t.Forge(cfg)
+	if err != nil {
+		t.event(true, "StatusesOff", "no commit statuses: "+err.Error())
+		return nil
+	}
+	return f
 }
 
 // Forget drops what the Syncer remembers of a target that is gone (a

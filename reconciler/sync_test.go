@@ -380,7 +380,7 @@ func TestPostStatusDedupe(t *testing.T) {
 	s := &Syncer{}
 	var events []Event
 	target := func(id string) Target {
-		return Target{ID: id, Cluster: "staging", Forge: forge, Event: func(e Event) { events = append(events, e) }}
+		return Target{ID: id, Cluster: "staging", statuses: forge, Event: func(e Event) { events = append(events, e) }}
 	}
 	// Steps run in order on one Syncer: each says whether it reaches the forge.
 	steps := []struct {
@@ -423,7 +423,7 @@ func TestPostStatusDedupe(t *testing.T) {
 		s := &Syncer{}
 		s.postStatus(t.Context(), Target{ID: "ops/fleet"}, c1, installed)
 		forge := &recordingForge{}
-		s.post(t.Context(), Target{ID: "ops/fleet", Forge: forge}, &loadedPlan{namespace: "ops", name: "etcd"},
+		s.post(t.Context(), Target{ID: "ops/fleet", statuses: forge}, &loadedPlan{namespace: "ops", name: "etcd"},
 			commitstatus.Report{Phase: commitstatus.Installed, Bundle: "etcd.v1", Healthy: true})
 		if got := forge.sent(); len(got) != 0 {
 			t.Errorf("posted %q for a plan whose carrier is unknown", got)

@@ -156,7 +156,7 @@ func (l *loader) loadCluster(ctx context.Context, s *side, c v1alpha1.Cluster) *
 		objs = &subscription.Objects{}
 	}
 	cs.objects = objs
-	if err := readPlans(fsys, path.Join(c.Path, v1alpha1.PlansDir), cs.committed); err != nil {
+	if err := readPlans(fsys, c, cs.committed); err != nil {
 		fail(err)
 	}
 	return cs
@@ -181,40 +181,25 @@ func (l *loader) objects(ctx context.Context, fsys fs.FS, dir string) (*subscrip
 
 // readPlans reads the installplan.yaml of every committed plan folder
 // (<namespace>/<name>/); their manifests are the plan check's business.
-func readPlans(fsys fs.FS, dir string, out map[plan.Key]*v1alpha1.InstallPlan) error {
-	namespaces, err := fs.ReadDir(fsys, dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
+func readPlans(fsys fs.FS, cluster v1alpha1.Cluster, out map[plan.Key]*v1alpha1.InstallPlan) error {
+	keys, err := plan.Keys(fsys, cluster)
 	if err != nil {
 		return err
 	}
 	var errs []error
-	for _, ns := range namespaces {
-		if !ns.IsDir() {
+	for _, k := range keys {
+		file := path.Join(plan.Dir(cluster, k), v1alpha1.InstallPlanFile)
+		data, err := fs.ReadFile(fsys, file)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", file, err))
 			continue
 		}
-		names, err := fs.ReadDir(fsys, path.Join(dir, ns.Name()))
+		p, err := v1alpha1.LoadInstallPlan(file, data)
 		if err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
-		for _, n := range names {
-			if !n.IsDir() {
-				continue
-			}
-			file := path.Join(dir, ns.Name(), n.Name(), v1alpha1.InstallPlanFile)
-			data, err := fs.ReadFile(fsys, file)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", file, err))
-				continue
-			}
-			p, err := v1alpha1.LoadInstallPlan(file, data)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			out[plan.Key{Namespace: ns.Name(), Name: n.Name()}] = p
-		}
+		out[k] = p
 	}
 	return errors.Join(errs...)
 }

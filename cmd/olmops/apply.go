@@ -94,10 +94,11 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	if err != nil {
 		return fmt.Errorf("branch %s: %w", branch, err)
 	}
-	if err := checkCluster(ctx, repo, commit, branch, opts.Cluster); err != nil {
+	repoCfg, err := checkCluster(ctx, repo, commit, branch, opts.Cluster)
+	if err != nil {
 		return err
 	}
-	cfg, err := restConfig(opts.Kubeconfig)
+	kubeCfg, err := restConfig(opts.Kubeconfig)
 	if err != nil {
 		return err
 	}
@@ -105,7 +106,7 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	if err != nil {
 		return err
 	}
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	c, err := client.New(kubeCfg, client.Options{Scheme: scheme})
 	if err != nil {
 		return err
 	}
@@ -122,9 +123,13 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 		fmt.Fprintf(opts.Err, "no Repository records cluster %s: nothing is recorded, and nothing pruned\n", opts.Cluster)
 	}
 	if opts.PostStatuses {
-		if t.Forge, err = applyForge(ctx, repo, commit, branch); err != nil {
+		// Asked for statuses, a forge that cannot be reached fails the
+		// command before anything is applied.
+		forge, err := applyForge(ctx, repo, repoCfg)
+		if err != nil {
 			return err
 		}
+		t.Forge = func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error) { return forge, nil }
 	}
 	s := &reconciler.Syncer{Applier: &apply.Applier{Client: c}, OpenShiftVersion: func(ctx context.Context) (string, error) {
 		return reconciler.OpenShiftVersion(ctx, c)
@@ -155,37 +160,29 @@ func applyBranch(ctx context.Context, repo *gitsource.Repo, branch string) (stri
 	return repo.DefaultBranch(ctx)
 }
 
-// checkCluster fails a --cluster the repository does not list before the
-// cluster is reached.
-func checkCluster(ctx context.Context, repo *gitsource.Repo, commit plumbing.Hash, branch, cluster string) error {
+// checkCluster reads olmops.yaml at commit and fails a --cluster it does
+// not list, before the cluster is reached.
+func checkCluster(ctx context.Context, repo *gitsource.Repo, commit plumbing.Hash, branch, cluster string) (*v1alpha1.RepositoryConfig, error) {
 	snap, err := repo.Snapshot(ctx, commit)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cfg, err := v1alpha1.ReadRepository(snap.FS(), branch)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var names []string
 	for _, c := range cfg.Spec.Clusters {
 		if c.Name == cluster {
-			return nil
+			return cfg, nil
 		}
 		names = append(names, c.Name)
 	}
-	return usageErrorf("--cluster %s: %s lists %s", cluster, v1alpha1.RepositoryFile, strings.Join(names, ", "))
+	return nil, usageErrorf("--cluster %s: %s lists %s", cluster, v1alpha1.RepositoryFile, strings.Join(names, ", "))
 }
 
 // applyForge is the forge olmops.yaml names, or the git-only one.
-func applyForge(ctx context.Context, repo *gitsource.Repo, commit plumbing.Hash, branch string) (gitsource.Forge, error) {
-	snap, err := repo.Snapshot(ctx, commit)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := v1alpha1.ReadRepository(snap.FS(), branch)
-	if err != nil {
-		return nil, err
-	}
+func applyForge(ctx context.Context, repo *gitsource.Repo, cfg *v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
 	f, err := forgeFor(ctx, cfg)
 	if f == nil && err == nil {
 		return gitsource.NewGitForge(repo), nil
