@@ -222,8 +222,8 @@ func TestKeys(t *testing.T) {
 		"clusters/c/plans/ns-b/x/installplan.yaml": {},
 		"clusters/c/plans/ns-a/z/installplan.yaml": {},
 		"clusters/c/plans/ns-a/y/manifests/a.yaml": {},
-		"clusters/c/plans/README.md":                {},
-		"clusters/c/plans/ns-a/notes.txt":           {},
+		"clusters/c/plans/README.md":               {},
+		"clusters/c/plans/ns-a/notes.txt":          {},
 	}
 	keys, err := Keys(fsys, c)
 	want := []Key{{Namespace: "ns-a", Name: "y"}, {Namespace: "ns-a", Name: "z"}, {Namespace: "ns-b", Name: "x"}}
