@@ -10,7 +10,7 @@ import (
 
 	"github.com/olmops/olmops/catalog/fbc"
 	"github.com/olmops/olmops/catalog/property"
-	olmsemver "github.com/olmops/olmops/resolver/semver"
+	olmsemver "github.com/olmops/olmops/catalog/semver"
 )
 
 // LoadDir loads and models the catalog in dir, named after dir's base name.

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/olmops/olmops/catalog/fbc"
-	"github.com/olmops/olmops/resolver/semver"
+	"github.com/olmops/olmops/catalog/semver"
 )
 
 // Problems is every finding about a catalog, ordered by file and line.

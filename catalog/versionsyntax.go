@@ -3,7 +3,7 @@ package catalog
 import (
 	"errors"
 
-	"github.com/olmops/olmops/resolver/semver"
+	"github.com/olmops/olmops/catalog/semver"
 )
 
 // checkRange reports why s is not a classic (blang) range, in the words

@@ -15,14 +15,14 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 )
 
 // groupResource names a kind's API group and resource, so that the RBAC
 // test needs no RESTMapper.
 type groupResource struct{ group, resource string }
 
-// renderedKinds are the kinds olmops applies: what reconciler/render makes
+// renderedKinds are the kinds olmops applies: what render makes
 // (Deployments, ServiceAccounts, RBAC, OperatorConditions, webhook Services
 // and configurations), the kinds OLM installs from a bundle (olmBundleKinds
 // below), and the install Namespace the applier creates.
@@ -55,7 +55,7 @@ var renderedKinds = map[string]groupResource{
 }
 
 // olmBundleKinds mirrors the unexported list of the same name in
-// reconciler/render: the kinds OLM installs from a bundle.
+// render: the kinds OLM installs from a bundle.
 // TestBundleKindsMirrorRender keeps the two equal.
 var olmBundleKinds = []string{
 	"ClusterRole", "ClusterRoleBinding", "ConfigMap", "ConsoleCLIDownload",
@@ -122,10 +122,10 @@ func TestRenderedKindsAreKnown(t *testing.T) {
 	}
 }
 
-// TestBundleKindsMirrorRender reads olmBundleKinds from reconciler/render's
+// TestBundleKindsMirrorRender reads olmBundleKinds from render's
 // source, since the package does not export it.
 func TestBundleKindsMirrorRender(t *testing.T) {
-	dir := filepath.Join("..", "reconciler", "render")
+	dir := filepath.Join("..", "render")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

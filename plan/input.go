@@ -10,7 +10,7 @@ import (
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/catalog"
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 	"github.com/olmops/olmops/subscription"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
 
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 	"github.com/olmops/olmops/subscription"
 )
 

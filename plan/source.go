@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/olmops/olmops/catalog"
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 )
 
 // ImageSource pulls bundle images: the image reference pinned by digest,

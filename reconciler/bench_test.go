@@ -17,7 +17,7 @@ import (
 	"github.com/olmops/olmops/internal/kubetest"
 	"github.com/olmops/olmops/planner"
 	"github.com/olmops/olmops/reconciler/apply"
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 )
 
 // benchRepo is one cluster of 50 subscriptions to packages of ocp-v4.20's

@@ -40,7 +40,7 @@ import (
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/reconciler/apply"
 	"github.com/olmops/olmops/reconciler/pushhook"
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 )
 
 // Options configure the manager olmops serve runs.

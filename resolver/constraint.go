@@ -12,8 +12,8 @@ import (
 
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/catalog/property"
+	"github.com/olmops/olmops/catalog/semver"
 	"github.com/olmops/olmops/resolver/sat"
-	"github.com/olmops/olmops/resolver/semver"
 )
 
 // celCostLimit bounds one CEL evaluation, so a hostile rule cannot stall

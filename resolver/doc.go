@@ -17,6 +17,6 @@
 //     replaces chain); the successor is the one closest to the head whose
 //     edge covers the installed bundle, one hop per resolution.
 //
-// Version ranges live in resolver/semver. Dependency resolution (SAT) is
+// Version ranges live in catalog/semver. Dependency resolution (SAT) is
 // resolver/sat; Resolve joins the two.
 package resolver

@@ -10,8 +10,8 @@ import (
 
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/catalog/property"
+	"github.com/olmops/olmops/catalog/semver"
 	"github.com/olmops/olmops/resolver/sat"
-	"github.com/olmops/olmops/resolver/semver"
 )
 
 // problem is the SAT encoding of one namespace. Bundle variables are

@@ -10,7 +10,7 @@ import (
 	mm "github.com/Masterminds/semver/v3"
 
 	"github.com/olmops/olmops/catalog"
-	"github.com/olmops/olmops/resolver/semver"
+	"github.com/olmops/olmops/catalog/semver"
 )
 
 // Skip reasons; docs/resolver-semantics.md lists each as a deliberate

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/olmops/olmops/catalog"
-	"github.com/olmops/olmops/resolver/semver"
+	"github.com/olmops/olmops/catalog/semver"
 )
 
 // Policy is a successor policy: the rules for which bundles an installed

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/olmops/olmops/catalog"
-	"github.com/olmops/olmops/resolver/semver"
+	"github.com/olmops/olmops/catalog/semver"
 )
 
 // classicSuccessors is OLM classic's subscription resolution without

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/olmops/olmops/catalog"
-	"github.com/olmops/olmops/resolver/semver"
+	"github.com/olmops/olmops/catalog/semver"
 )
 
 // ErrNoCandidates is what every "nothing to install" error matches with

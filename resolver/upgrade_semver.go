@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/olmops/olmops/catalog"
-	"github.com/olmops/olmops/resolver/semver"
+	"github.com/olmops/olmops/catalog/semver"
 )
 
 // semverSuccessors is OLM v1's catalog resolution: the best candidate of

@@ -7,7 +7,7 @@ import (
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/olmops/olmops/catalog"
-	olmsemver "github.com/olmops/olmops/resolver/semver"
+	olmsemver "github.com/olmops/olmops/catalog/semver"
 )
 
 // Graph is the upgrade graph of one package, channel by channel.

@@ -15,8 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/catalog/semver"
 	"github.com/olmops/olmops/resolver"
-	"github.com/olmops/olmops/resolver/semver"
 	"github.com/olmops/olmops/subscription"
 )
 

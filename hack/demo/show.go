@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/olmops/olmops/api/v1alpha1"
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 )
 
 // maxMetrics caps the excerpt of /metrics.

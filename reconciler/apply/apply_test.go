@@ -15,7 +15,7 @@ import (
 
 	"github.com/olmops/olmops/commitstatus"
 	"github.com/olmops/olmops/internal/kubetest"
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 )
 
 // recorder passes writes through to the API server and notes the order of

@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 
 	"github.com/olmops/olmops/internal/kubetest"
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 )
 
 // labelCache is the cache the manager gives the Applier: olmops' objects

@@ -15,7 +15,7 @@ import (
 
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/internal/kubetest"
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 )
 
 const etcdCatalog = "../../examples/catalogs/operatorhub/etcd"

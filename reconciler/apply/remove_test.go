@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 )
 
 // Remove deletes a subscription's objects by prune's rules: its

@@ -8,7 +8,7 @@ import (
 	"path"
 
 	"github.com/olmops/olmops/api/v1alpha1"
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 )
 
 // ReadRequest reads the plan folder dir of fsys (see docs/repository.md,

@@ -9,7 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/olmops/olmops/api/v1alpha1"
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 )
 
 const planDir = "clusters/prod/plans/etcd-system/etcd"

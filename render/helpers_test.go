@@ -22,8 +22,8 @@ import (
 // catalogs live outside the repository; tests needing them skip where they
 // are absent. The golden files use a copy of one of their bundles.
 const (
-	ocpCatalogs     = "/work/shared/catalogs/ocp-v4.16"
-	exampleCatalogs = "../../examples/catalogs"
+	ocpCatalogs     = "../../shared/catalogs/ocp-v4.16"
+	exampleCatalogs = "../examples/catalogs"
 	patternsCatalog = "testdata/catalogs/patterns-operator"
 	patternsBundle  = "patterns-operator.v0.0.80"
 	patternsPackage = "patterns-operator"

@@ -8,13 +8,13 @@ import (
 	"testing/fstest"
 
 	"github.com/olmops/olmops/catalog"
-	"github.com/olmops/olmops/reconciler/render"
+	"github.com/olmops/olmops/render"
 )
 
 // A catalog bundle renders into the manifests OLM would create, here for
 // an OwnNamespace install with a Subscription config.
 func ExampleRender() {
-	c, err := catalog.LoadDir(context.Background(), "../../examples/catalogs/operatorhub/etcd", "operatorhub")
+	c, err := catalog.LoadDir(context.Background(), "../examples/catalogs/operatorhub/etcd", "operatorhub")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -55,7 +55,7 @@ func ExampleRender() {
 // A cluster's overlay patches rendered objects; its kustomization never
 // names them.
 func ExampleOverlay() {
-	c, err := catalog.LoadDir(context.Background(), "../../examples/catalogs/operatorhub/etcd", "operatorhub")
+	c, err := catalog.LoadDir(context.Background(), "../examples/catalogs/operatorhub/etcd", "operatorhub")
 	if err != nil {
 		fmt.Println(err)
 		return
