@@ -13,7 +13,7 @@ import (
 // not fill defaults; call SetDefaults.
 func Load(path string, data []byte) (*RepositoryConfig, error) {
 	r := &RepositoryConfig{}
-	d := decodeFile(path, RepositoryKind, data, r)
+	d := decodeFile(path, ConfigKind, data, r)
 	if !d.decoded() {
 		if len(d.errs) == 0 {
 			return nil, &Error{Pos: Pos{File: path}, Msg: "file is empty"}
@@ -48,7 +48,7 @@ func LoadCluster(path string, data []byte) (*ClusterFacts, error) {
 // names start with a dot are skipped. Validate the result: a folder name may
 // not be a valid catalog or cluster name.
 func Defaults(repoFS fs.FS, checkedOutBranch string) (*RepositoryConfig, error) {
-	r := &RepositoryConfig{TypeMeta: TypeMeta{APIVersion: GroupVersion, Kind: RepositoryKind}}
+	r := &RepositoryConfig{TypeMeta: TypeMeta{APIVersion: ConfigGroupVersion, Kind: ConfigKind}}
 	catalogs, err := subdirs(repoFS, CatalogsDir)
 	if err != nil {
 		return nil, err
@@ -90,10 +90,10 @@ func subdirs(fsys fs.FS, dir string) ([]string, error) {
 // Secret key of the forge token (token), apiVersion and kind.
 func (r *RepositoryConfig) SetDefaults(checkedOutBranch string) {
 	if r.APIVersion == "" {
-		r.APIVersion = GroupVersion
+		r.APIVersion = ConfigGroupVersion
 	}
 	if r.Kind == "" {
-		r.Kind = RepositoryKind
+		r.Kind = ConfigKind
 	}
 	for i := range r.Spec.Catalogs {
 		c := &r.Spec.Catalogs[i]

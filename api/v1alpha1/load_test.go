@@ -114,7 +114,7 @@ func TestLoadErrors(t *testing.T) {
 			in:   "apiVersion: olmops.io/v1alpha1\nspecs: {}\n",
 			want: []string{
 				`olmops.yaml:1: kind: must be Repository, not ""`,
-				`olmops.yaml:2: unknown field "specs" in Repository`,
+				`olmops.yaml:2: unknown field "specs" in RepositoryConfig`,
 			},
 		},
 		{
@@ -191,8 +191,13 @@ func TestLoadErrors(t *testing.T) {
 		},
 		{
 			name: "wrong apiVersion",
-			in:   "apiVersion: olmops.io/v1\nkind: Repository\n",
-			want: []string{`olmops.yaml:1: apiVersion: must be olmops.io/v1alpha1, not "olmops.io/v1"`},
+			in:   "apiVersion: olmops.io/v1\nkind: RepositoryConfig\n",
+			want: []string{`olmops.yaml:1: apiVersion: must be config.olmops.io/v1alpha1, not "olmops.io/v1"`},
+		},
+		{
+			name: "the CRD's kind under the file's group",
+			in:   "apiVersion: config.olmops.io/v1alpha1\nkind: Repository\n",
+			want: []string{`olmops.yaml:2: kind: must be RepositoryConfig, not "Repository"`},
 		},
 		{
 			name: "empty",
@@ -212,7 +217,7 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "not a mapping",
 			in:   "- a\n",
-			want: []string{`olmops.yaml:1: Repository must be a mapping, not a list`},
+			want: []string{`olmops.yaml:1: RepositoryConfig must be a mapping, not a list`},
 		},
 	}
 	for _, tt := range tests {
@@ -290,7 +295,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatalf("Defaults: %v", err)
 	}
 	want := &RepositoryConfig{
-		TypeMeta: TypeMeta{APIVersion: GroupVersion, Kind: RepositoryKind},
+		TypeMeta: TypeMeta{APIVersion: ConfigGroupVersion, Kind: ConfigKind},
 		Spec: RepositoryConfigSpec{
 			Catalogs: []Catalog{{Name: "internal", Path: "catalogs/internal"}, {Name: "operatorhub", Path: "catalogs/operatorhub"}},
 			Clusters: []Cluster{

@@ -1,12 +1,24 @@
 package v1alpha1
 
-// GroupVersion is the apiVersion of olmops.yaml, of the plan files and of
-// the Repository CRD.
+// GroupVersion is the apiVersion of the plan files and of the Repository
+// CRD.
 const GroupVersion = "olmops.io/v1alpha1"
 
-// RepositoryKind is the kind of olmops.yaml and of the Repository CRD: one
-// names a file read by Load, the other an object served by the API server.
+// RepositoryKind is the kind of the Repository CRD.
 const RepositoryKind = "Repository"
+
+// ConfigGroupVersion and ConfigKind name olmops.yaml. They differ from
+// every kind the API server serves, so a Flux or Argo CD sync of the
+// repository root (or kubectl apply -f olmops.yaml) cannot mistake the
+// file for a Repository object with another schema.
+const (
+	ConfigGroupVersion = "config.olmops.io/v1alpha1"
+	ConfigKind         = "RepositoryConfig"
+)
+
+// olmops.yaml files written before it had a kind of its own say
+// apiVersion olmops.io/v1alpha1, kind Repository: Validate still accepts
+// that pair so that existing repositories keep working.
 
 // File names and folders of the desired-state repository.
 const (
@@ -59,9 +71,10 @@ const (
 
 // TypeMeta is the apiVersion and kind of an object.
 type TypeMeta struct {
-	// apiVersion is olmops.io/v1alpha1.
+	// apiVersion is config.olmops.io/v1alpha1 (olmops.io/v1alpha1 with
+	// kind Repository is still read).
 	APIVersion string `json:"apiVersion"`
-	// kind is Repository.
+	// kind is RepositoryConfig.
 	Kind string `json:"kind"`
 }
 

@@ -40,11 +40,16 @@ func (e *fieldErrors) add(field, format string, args ...any) {
 // SetDefaults to fill are valid.
 func (r *RepositoryConfig) Validate() error {
 	var errs fieldErrors
-	if r.APIVersion != GroupVersion {
-		errs.add("apiVersion", "must be %s, not %q", GroupVersion, r.APIVersion)
+	wantKind := ConfigKind
+	switch r.APIVersion {
+	case ConfigGroupVersion:
+	case GroupVersion:
+		wantKind = RepositoryKind
+	default:
+		errs.add("apiVersion", "must be %s, not %q", ConfigGroupVersion, r.APIVersion)
 	}
-	if r.Kind != RepositoryKind {
-		errs.add("kind", "must be %s, not %q", RepositoryKind, r.Kind)
+	if r.Kind != wantKind {
+		errs.add("kind", "must be %s, not %q", wantKind, r.Kind)
 	}
 	names, paths := map[string]string{}, map[string]string{}
 	for i, c := range r.Spec.Catalogs {

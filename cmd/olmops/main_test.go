@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/olmops/olmops/api/v1alpha1"
@@ -99,5 +102,31 @@ func TestVersion(t *testing.T) {
 	out, _, code := runCLI(t, "version")
 	if code != 0 || !bytes.HasPrefix([]byte(out), []byte("olmops "+version+" (go")) {
 		t.Errorf("version: exit %d, output %q", code, out)
+	}
+}
+
+func TestVersionFormats(t *testing.T) {
+	text, _, code := runCLI(t, "version")
+	if code != 0 {
+		t.Fatalf("version: exit %d", code)
+	}
+	flag, _, code := runCLI(t, "--version")
+	if code != 0 || flag != text {
+		t.Errorf("--version: exit %d, %q; want the output of olmops version, %q", code, flag, text)
+	}
+	out, _, code := runCLI(t, "version", "-o", "json")
+	var got buildInfo
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
+		t.Fatalf("version -o json: exit %d, %v: %q", code, err, out)
+	}
+	if got.Version != version || got.GoVersion != runtime.Version() || got.Platform != runtime.GOOS+"/"+runtime.GOARCH {
+		t.Errorf("version -o json = %+v", got)
+	}
+	out, _, code = runCLI(t, "version", "-o", "yaml")
+	if code != 0 || !strings.Contains(out, "version: "+version+"\n") {
+		t.Errorf("version -o yaml: exit %d, %q", code, out)
+	}
+	if _, _, code := runCLI(t, "version", "-o", "xml"); code != exitError {
+		t.Errorf("version -o xml: exit %d, want %d", code, exitError)
 	}
 }

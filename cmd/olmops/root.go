@@ -27,7 +27,9 @@ resolves and plans operator upgrades from it.
 Exit codes: 0 success, 1 findings (an invalid catalog), 2 usage or I/O error.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       readBuildInfo().Version,
 	}
+	root.SetVersionTemplate(readBuildInfo().String() + "\n")
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {

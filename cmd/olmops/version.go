@@ -1,19 +1,60 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
 )
+
+// buildInfo is what `olmops version` reports.
+type buildInfo struct {
+	Version   string `json:"version"`
+	Commit    string `json:"commit,omitempty"`
+	Modified  bool   `json:"modified,omitempty"`
+	GoVersion string `json:"goVersion"`
+	Platform  string `json:"platform"`
+}
+
+// readBuildInfo says which olmops this is. The Makefile stamps main.version
+// with -ldflags; a binary from `go install …@vX` carries its module
+// version, and one built in a checkout its VCS revision, in the build info
+// instead — so neither reports a bare "dev".
+func readBuildInfo() buildInfo {
+	b := buildInfo{Version: version, GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return b
+	}
+	if v := bi.Main.Version; b.Version == "dev" && v != "" && v != "(devel)" {
+		b.Version = v
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			b.Commit = s.Value
+		case "vcs.modified":
+			b.Modified = s.Value == "true"
+		}
+	}
+	return b
+}
+
+func (b buildInfo) String() string {
+	return fmt.Sprintf("olmops %s (%s %s)", b.Version, b.GoVersion, b.Platform)
+}
 
 type versionOptions struct {
 	streams
+	Output string
 }
 
 func newVersionCmd(s streams) *cobra.Command {
 	opts := &versionOptions{streams: s}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the olmops version",
 		Args:  args(cobra.NoArgs),
@@ -21,9 +62,28 @@ func newVersionCmd(s streams) *cobra.Command {
 			return versionRun(opts)
 		},
 	}
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or yaml")
+	return cmd
 }
 
 func versionRun(opts *versionOptions) error {
-	_, err := fmt.Fprintf(opts.Out, "olmops %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	if err := oneOf("output", opts.Output, "text", "json", "yaml"); err != nil {
+		return err
+	}
+	b := readBuildInfo()
+	switch opts.Output {
+	case "json":
+		enc := json.NewEncoder(opts.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(b)
+	case "yaml":
+		data, err := yaml.Marshal(b)
+		if err != nil {
+			return err
+		}
+		_, err = opts.Out.Write(data)
+		return err
+	}
+	_, err := fmt.Fprintln(opts.Out, b)
 	return err
 }

@@ -65,7 +65,7 @@ func Write(b testing.TB, opts Options) *Fleet {
 		}
 	}
 	var cfg strings.Builder
-	cfg.WriteString("apiVersion: olmops.io/v1alpha1\nkind: Repository\nspec:\n  catalogs:\n" + catalogLine + "  clusters:\n")
+	cfg.WriteString("apiVersion: config.olmops.io/v1alpha1\nkind: RepositoryConfig\nspec:\n  catalogs:\n" + catalogLine + "  clusters:\n")
 	for c := range opts.Clusters {
 		fmt.Fprintf(&cfg, "    - {name: c%03d, approval: Automatic}\n", c)
 		for _, p := range pkgs {
