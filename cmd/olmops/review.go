@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -30,6 +31,7 @@ type reviewOptions struct {
 	GitHubRepo     string
 	GitHubAPIURL   string
 	TargetURL      string
+	Report         string
 }
 
 func newReviewCmd(s streams) *cobra.Command {
@@ -86,6 +88,7 @@ commit.`,
 	f.BoolVar(&opts.PostStatus, "post-status", false, "post the verdict as the commit status olmops/review on the head (token from $GITHUB_TOKEN)")
 	f.StringVar(&opts.GitHubRepo, "github-repo", "", "OWNER/REPO for --post-status (default $GITHUB_REPOSITORY)")
 	f.StringVar(&opts.GitHubAPIURL, "github-api-url", "", "GitHub API URL for --post-status (default $GITHUB_API_URL, else api.github.com)")
+	f.StringVar(&opts.Report, "report", "", "also write the report as JSON to this file")
 	f.StringVar(&opts.TargetURL, "target-url", "", "the status' link (default: the Actions run, from $GITHUB_SERVER_URL, $GITHUB_REPOSITORY and $GITHUB_RUN_ID)")
 	return cmd
 }
@@ -125,6 +128,9 @@ func reviewRun(ctx context.Context, opts *reviewOptions) error {
 	if err := opts.write(r); err != nil {
 		return err
 	}
+	if err := opts.writeReport(r); err != nil {
+		return err
+	}
 	if forge != nil {
 		if err := forge.SetStatus(ctx, r.Head.Hash, r.Status(opts.FailOnWarnings, opts.targetURL())); err != nil {
 			return fmt.Errorf("post status: %w", err)
@@ -152,6 +158,47 @@ func (opts *reviewOptions) write(r *review.Report) error {
 		return nil
 	}
 	return review.WriteText(opts.Out, r)
+}
+
+// writeReport writes the JSON report to --report and, in GitHub Actions
+// ($GITHUB_OUTPUT set), the step outputs the Action declares.
+func (opts *reviewOptions) writeReport(r *review.Report) error {
+	if opts.Report != "" {
+		f, err := os.Create(opts.Report)
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		if err := review.WriteJSON(f, r); err != nil {
+			f.Close()
+			return fmt.Errorf("report %s: %w", opts.Report, err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+	}
+	path := os.Getenv("GITHUB_OUTPUT")
+	if path == "" {
+		return nil
+	}
+	return appendFile(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, stepOutputs(r, opts.Report))
+		return err
+	})
+}
+
+// stepOutputs are the review's GitHub step outputs: counts of errors and
+// warnings, the clusters whose subscriptions move, and the report's path.
+func stepOutputs(r *review.Report, report string) string {
+	c := r.Count()
+	var clusters []string
+	for _, i := range r.Impact {
+		if !slices.Contains(clusters, i.Cluster) {
+			clusters = append(clusters, i.Cluster)
+		}
+	}
+	slices.Sort(clusters)
+	return fmt.Sprintf("errors=%d\nwarnings=%d\nclusters-affected=%s\nreport-path=%s\n",
+		c.Errors, c.Warnings, strings.Join(clusters, ","), report)
 }
 
 // appendFile appends to a file the way GitHub expects step summaries to
