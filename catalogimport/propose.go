@@ -1,4 +1,4 @@
-package main
+package catalogimport
 
 import (
 	"context"
@@ -21,11 +21,8 @@ var importLabels = []string{"olmops", "catalog-import"}
 // repository has an origin, and proposed through the forge olmops.yaml
 // names (the git-only forge otherwise). The proposal is what moves the
 // plans: merging it is what the next `olmops plan` sees.
-func proposeImport(ctx context.Context, opts *catalogImportOptions, files map[string][]byte, sum *ImportSummary) error {
-	repo, err := gitsource.Open(ctx, gitsource.Options{Path: opts.Repo, Auth: envAuth()})
-	if err != nil {
-		return err
-	}
+func propose(ctx context.Context, opts Options, files map[string][]byte, sum *Summary) error {
+	repo := opts.Propose.Repo
 	base, err := repo.DefaultBranch(ctx)
 	if err != nil {
 		return err
@@ -50,7 +47,7 @@ func proposeImport(ctx context.Context, opts *catalogImportOptions, files map[st
 	_, err = repo.Commit(ctx, gitsource.CommitRequest{
 		Parent: head, Branch: branch, Files: edits,
 		Message: sum.Title() + "\n\n" + sum.Body(),
-		Author:  object.Signature{Name: "olmops", Email: "olmops@users.noreply.github.com"},
+		Author:  author(opts.Propose.Author),
 	})
 	if errors.Is(err, gitsource.ErrNoChange) {
 		sum.Changed = false
@@ -65,9 +62,11 @@ func proposeImport(ctx context.Context, opts *catalogImportOptions, files map[st
 			return err
 		}
 	}
-	forge, err := forgeFor(ctx, cfg)
-	if err != nil {
-		return err
+	var forge gitsource.Forge
+	if opts.Propose.Forge != nil {
+		if forge, err = opts.Propose.Forge(cfg); err != nil {
+			return err
+		}
 	}
 	if forge == nil {
 		forge = gitsource.NewGitForge(repo)
@@ -78,4 +77,12 @@ func proposeImport(ctx context.Context, opts *catalogImportOptions, files map[st
 	}
 	sum.Proposal = p
 	return nil
+}
+
+// author is who signs the import's commit: sig, or olmops' own identity.
+func author(sig object.Signature) object.Signature {
+	if sig.Name == "" {
+		return object.Signature{Name: "olmops", Email: "olmops@users.noreply.github.com"}
+	}
+	return sig
 }

@@ -1,19 +1,17 @@
-package main
+package catalogimport
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/olmops/olmops/gitsource"
-	"io"
 	"slices"
 	"strings"
 
 	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/gitsource"
 )
 
-// ImportSummary is what an import changed in a catalog folder: what a pull
+// Summary is what an import changed in a catalog folder: what a pull
 // request for the import says.
-type ImportSummary struct {
+type Summary struct {
 	Catalog        string         `json:"catalog"`
 	Image          string         `json:"image"`
 	Digest         string         `json:"digest"`
@@ -25,6 +23,8 @@ type ImportSummary struct {
 	HeadMoves      []HeadMove     `json:"headMoves"`
 	// Proposal is where a --push import waits for review.
 	Proposal *gitsource.Proposal `json:"proposal,omitempty"`
+	// Warnings are what the import noticed but did not stop for.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // BundleChange is a bundle that appeared in or left the catalog.
@@ -59,7 +59,7 @@ func (h HeadMove) String() string {
 func (b BundleChange) String() string { return fmt.Sprintf("%s %s (%s)", b.Package, b.Name, b.Version) }
 
 // diff fills the changes from prev (nil when the folder was empty) to next.
-func (s *ImportSummary) diff(prev, next *catalog.Catalog) {
+func (s *Summary) diff(prev, next *catalog.Catalog) {
 	s.NewBundles, s.RemovedBundles, s.HeadMoves = []BundleChange{}, []BundleChange{}, []HeadMove{}
 	for _, name := range union(packageNames(prev), next.PackageNames()) {
 		p, n := packageOf(prev, name), packageOf(next, name)
@@ -144,7 +144,7 @@ func bundlesOnlyIn(a, b *catalog.Package) []BundleChange {
 // Title is the one-line subject of the import, naming the newest new
 // bundle of each package: "catalog operatorhub: etcd 0.9.4, cert-manager
 // 1.16.2 available".
-func (s ImportSummary) Title() string {
+func (s Summary) Title() string {
 	newest := map[string]string{}
 	var pkgs []string
 	for _, b := range s.NewBundles { // by package, then version
@@ -171,7 +171,7 @@ func (s ImportSummary) Title() string {
 
 // Body is the Markdown description of the import: where it came from, the
 // new bundles, the channel-head moves and the removed bundles.
-func (s ImportSummary) Body() string {
+func (s Summary) Body() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Imported `%s` (`%s`) into `%s`.\n", s.Image, s.Digest, s.Dir)
 	section := func(title string, items []string) {
@@ -195,36 +195,4 @@ func mapStrings[T any](xs []T, f func(T) string) []string {
 		out[i] = f(x)
 	}
 	return out
-}
-
-func (s ImportSummary) write(opts *catalogImportOptions) error {
-	if opts.Output == "json" {
-		enc := json.NewEncoder(opts.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
-	}
-	var b strings.Builder
-	b.WriteString(s.Title() + "\n")
-	for _, x := range s.NewBundles {
-		b.WriteString("  + " + x.String() + "\n")
-	}
-	for _, x := range s.RemovedBundles {
-		b.WriteString("  - " + x.String() + "\n")
-	}
-	for _, h := range s.HeadMoves {
-		b.WriteString("  " + h.String() + "\n")
-	}
-	verb := "wrote"
-	switch {
-	case !s.Changed:
-		verb = "unchanged:"
-	case s.Proposal != nil:
-		verb = "proposed on " + s.Proposal.Head + ":"
-		if s.Proposal.URL != "" {
-			verb = "proposed in " + s.Proposal.URL + ":"
-		}
-	}
-	fmt.Fprintf(&b, "%s %s (%d package(s)) from %s@%s\n", verb, s.Dir, len(s.Packages), s.Image, s.Digest)
-	_, err := io.WriteString(opts.Out, b.String())
-	return err
 }
