@@ -45,8 +45,8 @@ type Options struct {
 	Packages []string
 	// Images pulls Image.
 	Images Images
-	// Dir is the repository's worktree: the import replaces Dir/Into,
-	// unless Propose is set.
+	// Dir is the repository's worktree: the import replaces Dir/Into.
+	// Unused with Propose, which compares with and commits to the remote.
 	Dir string
 	// Propose, when set, proposes the import instead of writing Dir.
 	Propose *Propose
@@ -84,15 +84,15 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(opts.Dir, opts.Into)
 	sum := &Summary{Catalog: name, Image: opts.Image, Digest: img.Digest, Dir: opts.Into, Packages: next.PackageNames()}
-	sum.diff(previousCatalog(ctx, sum, dir, name), next)
 	if opts.Propose != nil {
-		if err := propose(ctx, opts, files, sum); err != nil {
+		if err := propose(ctx, opts, next, files, sum); err != nil {
 			return nil, err
 		}
 		return sum, nil
 	}
+	dir := filepath.Join(opts.Dir, opts.Into)
+	sum.diff(previousCatalog(ctx, sum, dir, name), next)
 	if sum.Changed, err = replaceDir(dir, files); err != nil {
 		return nil, fmt.Errorf("catalog import: %w", err)
 	}

@@ -4,30 +4,31 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/olmops/olmops/api/v1alpha1"
+	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/catalog/fbc"
 	"github.com/olmops/olmops/gitsource"
 )
 
 // importLabels mark an import's proposal.
 var importLabels = []string{"olmops", "catalog-import"}
 
-// proposeImport puts an import where people review it instead of into the
+// propose puts an import where people review it instead of into a
 // worktree: one commit replacing the catalog folder on the branch
-// olmops/import/<catalog>, based on the default branch, pushed when the
-// repository has an origin, and proposed through the forge olmops.yaml
-// names (the git-only forge otherwise). The proposal is what moves the
-// plans: merging it is what the next `olmops plan` sees.
-func propose(ctx context.Context, opts Options, files map[string][]byte, sum *Summary) error {
+// olmops/import/<catalog>, based on the remote's default branch as just
+// fetched (a stale clone's local branch would make the proposal conflict
+// and list every bundle as new), pushed when the repository has an origin,
+// and proposed through the forge olmops.yaml names (the git-only forge
+// otherwise). Merging the proposal is what moves the plans.
+func propose(ctx context.Context, opts Options, next *catalog.Catalog, files map[string][]byte, sum *Summary) error {
 	repo := opts.Propose.Repo
-	base, err := repo.DefaultBranch(ctx)
-	if err != nil {
-		return err
-	}
-	head, err := repo.Resolve(ctx, base)
+	base, head, err := remoteBase(ctx, repo)
 	if err != nil {
 		return err
 	}
@@ -39,6 +40,8 @@ func propose(ctx context.Context, opts Options, files map[string][]byte, sum *Su
 	if err != nil {
 		return err
 	}
+	sum.Base = base
+	sum.diff(committedCatalog(ctx, snap.FS(), opts.Into, sum), next)
 	edits := map[string][]byte{opts.Into: nil}
 	for name, data := range files {
 		edits[path.Join(opts.Into, name)] = data
@@ -77,6 +80,47 @@ func propose(ctx context.Context, opts Options, files map[string][]byte, sum *Su
 	}
 	sum.Proposal = p
 	return nil
+}
+
+// remoteBase is the branch a proposal targets and the commit it starts
+// from: with an origin, the remote's branch as fetched now, never the local
+// one, which may be behind or hold commits the remote does not have.
+func remoteBase(ctx context.Context, repo *gitsource.Repo) (string, plumbing.Hash, error) {
+	base, err := repo.DefaultBranch(ctx)
+	if err != nil {
+		return "", plumbing.ZeroHash, err
+	}
+	if !repo.HasRemote() {
+		head, err := repo.Resolve(ctx, base)
+		return base, head, err
+	}
+	if err := repo.Fetch(ctx); err != nil {
+		return "", plumbing.ZeroHash, err
+	}
+	head, err := repo.RemoteRef(ctx, plumbing.NewBranchReferenceName(base).String())
+	if err != nil {
+		return "", plumbing.ZeroHash, fmt.Errorf("catalog import: the remote's branch %s: %w", base, err)
+	}
+	return base, head, nil
+}
+
+// committedCatalog loads the catalog folder as the base commit holds it, for
+// the summary; nil when there is none. A folder that does not load counts
+// as empty: the import replaces it.
+func committedCatalog(ctx context.Context, fsys fs.FS, dir string, sum *Summary) *catalog.Catalog {
+	sub, err := fs.Sub(fsys, dir)
+	if err == nil {
+		_, err = fs.Stat(sub, ".")
+	}
+	if err != nil {
+		return nil
+	}
+	cfg, err := fbc.Load(ctx, sub, fbc.Options{Prefix: dir})
+	if err != nil {
+		sum.Warnings = append(sum.Warnings, fmt.Sprintf("previous content of %s does not load, comparing with nothing: %v", dir, err))
+		return nil
+	}
+	return catalog.New(sum.Catalog, cfg)
 }
 
 // author is who signs the import's commit: sig, or olmops' own identity.

@@ -21,6 +21,8 @@ type Summary struct {
 	NewBundles     []BundleChange `json:"newBundles"`
 	RemovedBundles []BundleChange `json:"removedBundles"`
 	HeadMoves      []HeadMove     `json:"headMoves"`
+	// Base is the branch a proposed import is based on and proposed to.
+	Base string `json:"base,omitempty"`
 	// Proposal is where a --push import waits for review.
 	Proposal *gitsource.Proposal `json:"proposal,omitempty"`
 	// Warnings are what the import noticed but did not stop for.

@@ -20,14 +20,15 @@ import (
 
 type catalogImportOptions struct {
 	streams
-	Image    string
-	Into     string
-	Packages []string
-	Repo     string
-	Output   string
-	CacheDir string
-	Timeout  time.Duration
-	Push     bool
+	Image       string
+	Into        string
+	Packages    []string
+	Repo        string
+	Output      string
+	CacheDir    string
+	GitCacheDir string
+	Timeout     time.Duration
+	Push        bool
 }
 
 func newCatalogImportCmd(s streams) *cobra.Command {
@@ -43,10 +44,12 @@ and edges appeared. The folder's previous content is replaced at once; nothing
 is written when the catalog is invalid.
 
 With --push the import is proposed instead: one commit replacing the folder
-on the branch olmops/import/NAME (based on the default branch), pushed to
-origin, and a pull request titled like "catalog operatorhub: etcd 0.9.4
-available" through the forge olmops.yaml names (the git-only forge when
-none), whose body lists the new bundles and channel-head moves.
+on the branch olmops/import/NAME, based on the remote's default branch as
+fetched now (never on a local branch that may be stale), pushed to origin,
+and a pull request titled like "catalog operatorhub: etcd 0.9.4 available"
+through the forge olmops.yaml names (the git-only forge when none), whose
+body lists the new bundles and channel-head moves. --repo may then be a URL,
+cloned into --git-cache-dir as olmops plan does.
 
 Credentials come from REGISTRY_AUTH_FILE, DOCKER_CONFIG or ~/.docker/config.json.
 
@@ -63,9 +66,10 @@ I/O error.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Into, "into", "", "catalog folder to write, relative to --repo (e.g. catalogs/operatorhub)")
 	f.StringArrayVar(&opts.Packages, "package", nil, "package to import; repeat for more (default: every package)")
-	f.StringVar(&opts.Repo, "repo", ".", "the desired-state repository")
+	f.StringVar(&opts.Repo, "repo", ".", "the desired-state repository: a folder, or a URL with --push")
 	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
 	f.StringVar(&opts.CacheDir, "cache-dir", "", "image cache (default: olmops/images in the user cache directory)")
+	f.StringVar(&opts.GitCacheDir, "git-cache-dir", "", "where a --repo URL is cloned (default: olmops/git in the user cache directory)")
 	f.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "time allowed for pulling the image")
 	f.BoolVar(&opts.Push, "push", false, "propose the import instead of writing it: a commit on olmops/import/NAME, pushed, and a pull request through the forge")
 	return cmd
@@ -78,13 +82,16 @@ func catalogImportRun(ctx context.Context, opts *catalogImportOptions) error {
 	if opts.Into == "" || !filepath.IsLocal(opts.Into) {
 		return usageErrorf("--into %q: want a folder inside the repository, such as catalogs/NAME", opts.Into)
 	}
+	if isURL(opts.Repo) && !opts.Push {
+		return usageErrorf("--repo %s is a URL: an import written into a clone olmops keeps would go nowhere; add --push", opts.Repo)
+	}
 	p, err := oci.New(oci.Options{CacheDir: opts.CacheDir, Timeout: opts.Timeout, MaxImageBytes: catalogimport.MaxImageBytes, MaxFiles: catalogimport.MaxFiles})
 	if err != nil {
 		return err
 	}
 	run := catalogimport.Options{Image: opts.Image, Into: opts.Into, Packages: opts.Packages, Images: p, Dir: opts.Repo}
 	if opts.Push {
-		repo, err := gitsource.Open(ctx, gitsource.Options{Path: opts.Repo, Auth: envAuth()})
+		repo, err := openRepo(ctx, opts.Repo, opts.GitCacheDir, true)
 		if err != nil {
 			return err
 		}

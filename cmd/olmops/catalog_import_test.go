@@ -81,3 +81,25 @@ func TestCatalogImportCLIPush(t *testing.T) {
 		t.Errorf("--push wrote into the worktree:\n%s", st)
 	}
 }
+
+// --repo URL with --push clones the repository and pushes the proposal.
+func TestCatalogImportCLIRepoURL(t *testing.T) {
+	reg := ocitest.NewRegistry(t)
+	ref := reg.Ref("olmops/operatorhub:latest")
+	reg.Push(t, ref, ocitest.CatalogImage(t, os.DirFS(examplesDir+"/catalogs/operatorhub")))
+	srv := gittest.NewServer(t, gittest.ServerOptions{})
+	url := srv.CreateRepo(t, "desired")
+	gittest.Commit(t, srv.RepoDir("desired"), "main", gittest.Change{Files: gittest.DirFiles(t, examplesDir, "")})
+
+	_, errOut, code := runCLI(t, importArgs(ref, url, t.TempDir())...)
+	if code != exitError || !strings.Contains(errOut, "add --push") {
+		t.Errorf("--repo URL without --push: exit %d\n%s", code, errOut)
+	}
+	out, errOut, code := runCLI(t, importArgs(ref, url, t.TempDir(), "--push", "--package", "etcd", "--git-cache-dir", t.TempDir())...)
+	if code != exitOK || !strings.Contains(out, "proposed on olmops/import/operatorhub:") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if log := gittest.Git(t, srv.RepoDir("desired"), "log", "--format=%s", "main..olmops/import/operatorhub"); !strings.Contains(log, "catalog operatorhub: 1 bundle(s) removed") {
+		t.Errorf("the remote's proposal branch holds:\n%s", log)
+	}
+}
