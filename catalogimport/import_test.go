@@ -122,7 +122,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatalf("second import: %v", err)
 	}
-	if want := []BundleChange{{"etcd", "etcdoperator.v0.9.6", "0.9.6"}}; !slices.Equal(sum.NewBundles, want) || len(sum.RemovedBundles) != 0 || !sum.Changed {
+	if want := []BundleChange{{"etcd", "etcdoperator.v0.9.6", "0.9.6", ""}}; !slices.Equal(sum.NewBundles, want) || len(sum.RemovedBundles) != 0 || !sum.Changed {
 		t.Errorf("summary = %+v, want new bundles %v", sum, want)
 	}
 	if want := []HeadMove{{"etcd", "stable", "0.9.4", "0.9.6"}}; !slices.Equal(sum.HeadMoves, want) {

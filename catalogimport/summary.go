@@ -3,7 +3,6 @@ package catalogimport
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/gitsource"
@@ -20,6 +19,9 @@ type Summary struct {
 	Changed        bool           `json:"changed"`
 	NewBundles     []BundleChange `json:"newBundles"`
 	RemovedBundles []BundleChange `json:"removedBundles"`
+	// RebuiltBundles kept their name and version but not their content
+	// (a new image digest, say): clusters that run them would change.
+	RebuiltBundles []BundleChange `json:"rebuiltBundles"`
 	HeadMoves      []HeadMove     `json:"headMoves"`
 	// Base is the branch a proposed import is based on and proposed to.
 	Base string `json:"base,omitempty"`
@@ -29,12 +31,15 @@ type Summary struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// BundleChange is a bundle that appeared in or left the catalog.
+// BundleChange is a bundle that appeared in, left or changed in the
+// catalog.
 type BundleChange struct {
 	Package string `json:"package"`
 	Name    string `json:"name"`
 	// Version is the bundle's version, or its name when it has none.
 	Version string `json:"version"`
+	// Detail says what changed in a rebuilt bundle.
+	Detail string `json:"detail,omitempty"`
 }
 
 // HeadMove is a channel whose head changed. From is "" for a new channel,
@@ -57,16 +62,22 @@ func (h HeadMove) String() string {
 	return fmt.Sprintf("%s: %s head %s → %s", h.Package, h.Channel, h.From, h.To)
 }
 
-// String is "package name (version)".
-func (b BundleChange) String() string { return fmt.Sprintf("%s %s (%s)", b.Package, b.Name, b.Version) }
+// String is "package name (version)", and what changed in a rebuilt one.
+func (b BundleChange) String() string {
+	if b.Detail != "" {
+		return fmt.Sprintf("%s %s (%s): %s", b.Package, b.Name, b.Version, b.Detail)
+	}
+	return fmt.Sprintf("%s %s (%s)", b.Package, b.Name, b.Version)
+}
 
 // diff fills the changes from prev (nil when the folder was empty) to next.
 func (s *Summary) diff(prev, next *catalog.Catalog) {
-	s.NewBundles, s.RemovedBundles, s.HeadMoves = []BundleChange{}, []BundleChange{}, []HeadMove{}
+	s.NewBundles, s.RemovedBundles, s.RebuiltBundles, s.HeadMoves = []BundleChange{}, []BundleChange{}, []BundleChange{}, []HeadMove{}
 	for _, name := range union(packageNames(prev), next.PackageNames()) {
 		p, n := packageOf(prev, name), packageOf(next, name)
 		s.NewBundles = append(s.NewBundles, bundlesOnlyIn(n, p)...)
 		s.RemovedBundles = append(s.RemovedBundles, bundlesOnlyIn(p, n)...)
+		s.RebuiltBundles = append(s.RebuiltBundles, bundlesRebuilt(p, n)...)
 		for _, ch := range union(channelNames(p), channelNames(n)) {
 			fromName, from := headOf(p, ch)
 			toName, to := headOf(n, ch)
@@ -141,54 +152,6 @@ func bundlesOnlyIn(a, b *catalog.Package) []BundleChange {
 		out[i] = BundleChange{Package: a.Name, Name: x.Name, Version: bundleLabel(x, x.Name)}
 	}
 	return out
-}
-
-// Title is the one-line subject of the import, naming the newest new
-// bundle of each package: "catalog operatorhub: etcd 0.9.4, cert-manager
-// 1.16.2 available".
-func (s Summary) Title() string {
-	newest := map[string]string{}
-	var pkgs []string
-	for _, b := range s.NewBundles { // by package, then version
-		if _, ok := newest[b.Package]; !ok {
-			pkgs = append(pkgs, b.Package)
-		}
-		newest[b.Package] = b.Version
-	}
-	what := "no changes"
-	switch {
-	case len(pkgs) > 0:
-		parts := make([]string, len(pkgs))
-		for i, p := range pkgs {
-			parts[i] = p + " " + newest[p]
-		}
-		what = strings.Join(parts, ", ") + " available"
-	case len(s.RemovedBundles) > 0:
-		what = fmt.Sprintf("%d bundle(s) removed", len(s.RemovedBundles))
-	case len(s.HeadMoves) > 0:
-		what = fmt.Sprintf("%d channel head(s) moved", len(s.HeadMoves))
-	}
-	return "catalog " + s.Catalog + ": " + what
-}
-
-// Body is the Markdown description of the import: where it came from, the
-// new bundles, the channel-head moves and the removed bundles.
-func (s Summary) Body() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Imported `%s` (`%s`) into `%s`.\n", s.Image, s.Digest, s.Dir)
-	section := func(title string, items []string) {
-		if len(items) == 0 {
-			return
-		}
-		fmt.Fprintf(&b, "\n### %s\n\n", title)
-		for _, it := range items {
-			fmt.Fprintf(&b, "- %s\n", it)
-		}
-	}
-	section("New bundles", mapStrings(s.NewBundles, func(c BundleChange) string { return fmt.Sprintf("%s %s (`%s`)", c.Package, c.Version, c.Name) }))
-	section("Channel heads", mapStrings(s.HeadMoves, HeadMove.String))
-	section("Removed bundles", mapStrings(s.RemovedBundles, func(c BundleChange) string { return fmt.Sprintf("%s %s (`%s`)", c.Package, c.Version, c.Name) }))
-	return b.String()
 }
 
 func mapStrings[T any](xs []T, f func(T) string) []string {

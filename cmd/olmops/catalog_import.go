@@ -133,6 +133,9 @@ func writeImportSummary(w io.Writer, format string, s *catalogimport.Summary) er
 	for _, x := range s.RemovedBundles {
 		b.WriteString("  - " + x.String() + "\n")
 	}
+	for _, x := range s.RebuiltBundles {
+		b.WriteString("  ~ " + x.String() + "\n")
+	}
 	for _, h := range s.HeadMoves {
 		b.WriteString("  " + h.String() + "\n")
 	}
