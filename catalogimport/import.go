@@ -93,8 +93,23 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	dir := filepath.Join(opts.Dir, opts.Into)
 	sum.diff(previousCatalog(ctx, sum, dir, name), next)
+	cfgFile := filepath.Join(opts.Dir, v1alpha1.RepositoryFile)
+	listed, err := readOptional(os.DirFS(opts.Dir), v1alpha1.RepositoryFile)
+	if err != nil {
+		return nil, err
+	}
+	// Refused before anything is written.
+	if listed, err = register(listed, name, filepath.ToSlash(opts.Into)); err != nil {
+		return nil, err
+	}
 	if sum.Changed, err = replaceDir(dir, files); err != nil {
 		return nil, fmt.Errorf("catalog import: %w", err)
+	}
+	if listed != nil {
+		if err := replaceFile(cfgFile, listed); err != nil {
+			return nil, fmt.Errorf("catalog import: %w", err)
+		}
+		sum.Changed, sum.Registered = true, true
 	}
 	return sum, nil
 }

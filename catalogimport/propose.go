@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -42,7 +43,19 @@ func propose(ctx context.Context, opts Options, next *catalog.Catalog, files map
 	}
 	sum.Base = base
 	sum.diff(committedCatalog(ctx, snap.FS(), opts.Into, sum), next)
+	listed, err := readOptional(snap.FS(), v1alpha1.RepositoryFile)
+	if err != nil {
+		return err
+	}
+	listed, err = register(listed, sum.Catalog, filepath.ToSlash(opts.Into))
+	if err != nil {
+		return err
+	}
 	edits := map[string][]byte{opts.Into: nil}
+	if listed != nil {
+		edits[v1alpha1.RepositoryFile] = listed
+		sum.Registered = true
+	}
 	for name, data := range files {
 		edits[path.Join(opts.Into, name)] = data
 	}
@@ -129,4 +142,13 @@ func author(sig object.Signature) object.Signature {
 		return object.Signature{Name: "olmops", Email: "olmops@users.noreply.github.com"}
 	}
 	return sig
+}
+
+// readOptional reads name from fsys; nil when there is no such file.
+func readOptional(fsys fs.FS, name string) ([]byte, error) {
+	data, err := fs.ReadFile(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return data, err
 }

@@ -68,3 +68,26 @@ func dirHolds(dir string, files map[string][]byte) (bool, error) {
 	})
 	return err == nil && !differs && seen == len(files), err
 }
+
+// replaceFile writes data to name through a file beside it renamed into
+// place, so that a failure leaves name as it was.
+func replaceFile(name string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".import-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name()) // a no-op once renamed into place
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(name); err == nil {
+		if err := os.Chmod(f.Name(), fi.Mode().Perm()); err != nil {
+			return err
+		}
+	}
+	return os.Rename(f.Name(), name)
+}

@@ -23,6 +23,9 @@ type Summary struct {
 	// (a new image digest, say): clusters that run them would change.
 	RebuiltBundles []BundleChange `json:"rebuiltBundles"`
 	HeadMoves      []HeadMove     `json:"headMoves"`
+	// Registered says the import added the catalog to olmops.yaml, which
+	// lists catalogs and would otherwise have left it unused.
+	Registered bool `json:"registered,omitempty"`
 	// Base is the branch a proposed import is based on and proposed to.
 	Base string `json:"base,omitempty"`
 	// Proposal is where a --push import waits for review.

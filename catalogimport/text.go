@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/olmops/olmops/api/v1alpha1"
 )
 
 // Limits of the texts of a proposal. GitHub refuses a pull request whose
@@ -85,6 +87,9 @@ func truncate(s string, n int) string {
 func (s Summary) Body() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Imported `%s` (`%s`) into `%s`.\n\n", s.Image, s.Digest, s.Dir)
+	if s.Registered {
+		fmt.Fprintf(&b, "Adds catalog `%s` to `%s`, which lists catalogs: without it the catalog would stay unused.\n\n", s.Catalog, v1alpha1.RepositoryFile)
+	}
 	fmt.Fprintf(&b, "%d new bundle(s), %d rebuilt, %d removed; %d channel head(s) moved.\n",
 		len(s.NewBundles), len(s.RebuiltBundles), len(s.RemovedBundles), len(s.HeadMoves))
 	bundle := func(c BundleChange) string {
