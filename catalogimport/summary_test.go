@@ -127,6 +127,7 @@ func TestTextLimitsRealCatalog(t *testing.T) {
 	s := Summary{Catalog: "redhat", Image: "registry.redhat.io/redhat/redhat-operator-index:v4.20", Digest: "sha256:0", Dir: "catalogs/redhat"}
 	s.diff(nil, next)
 	title, body := s.Title(), s.Body()
+	t.Logf("%d new bundles: title %d characters, body %d bytes", len(s.NewBundles), utf8.RuneCountInString(title), len(body))
 	if n := utf8.RuneCountInString(title); n > MaxTitle {
 		t.Errorf("title is %d characters: %q", n, title)
 	}

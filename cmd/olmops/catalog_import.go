@@ -41,7 +41,10 @@ keeps the packages named with --package (all when none is), validates them and
 writes them into the repository folder --into, one <package>/catalog.yaml each,
 in a stable order so that the diff of a re-import shows exactly which bundles
 and edges appeared. The folder's previous content is replaced at once; nothing
-is written when the catalog is invalid.
+is written when the catalog is invalid. The summary lists new (+), removed (-)
+and rebuilt (~: same version, new content) bundles and channel-head moves.
+When olmops.yaml lists catalogs but not this folder, the import adds it there,
+or refuses with the lines to add.
 
 With --push the import is proposed instead: one commit replacing the folder
 on the branch olmops/import/NAME, based on the remote's default branch as
