@@ -72,6 +72,9 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if opts.Into == "" || !filepath.IsLocal(opts.Into) {
 		return nil, fmt.Errorf("catalog import: folder %q: want a folder inside the repository, such as catalogs/NAME", opts.Into)
 	}
+	if opts.Dir == "" {
+		opts.Dir = "."
+	}
 	if opts.Images == nil {
 		return nil, errors.New("catalog import: no image puller")
 	}

@@ -55,7 +55,7 @@ func register(data []byte, name, dir string) ([]byte, error) {
 	}
 	for _, c := range cfg.Spec.Catalogs {
 		if c.Name == name {
-			return nil, refuse(fmt.Sprintf("a catalog named %s already reads %s", name, c.Path))
+			return nil, refuse(fmt.Sprintf("a catalog named %s already reads %s: import into a folder of another name, or rename one", name, c.Path))
 		}
 	}
 	out, err := appendCatalog(data, entry)
