@@ -119,3 +119,29 @@ func TestRunRefusesUnlisted(t *testing.T) {
 		t.Errorf("a refused import wrote its folder: %v", err)
 	}
 }
+
+// FuzzRegister checks that whatever olmops.yaml holds, register either
+// leaves it alone, refuses, or returns a file that lists the catalog.
+func FuzzRegister(f *testing.F) {
+	f.Add(listed, "community")
+	f.Add("apiVersion: olmops.io/v1alpha1\nkind: Repository\nspec:\n  catalogs: [{name: a}]\n", "b")
+	f.Add("apiVersion: olmops.io/v1alpha1\nkind: Repository\nspec:\n    catalogs:\n    # c\n    - name: a\n      path: x/a\n", "b")
+	f.Fuzz(func(t *testing.T, data, name string) {
+		out, err := register([]byte(data), name, "catalogs/"+name)
+		if err != nil || out == nil {
+			return
+		}
+		cfg, err := v1alpha1.Load(v1alpha1.RepositoryFile, out)
+		if err != nil {
+			t.Fatalf("register wrote a file that does not load: %v\n%s", err, out)
+		}
+		cfg.SetDefaults("")
+		found := false
+		for _, c := range cfg.Spec.Catalogs {
+			found = found || (c.Name == name && c.Path == "catalogs/"+name)
+		}
+		if !found {
+			t.Fatalf("register did not add %q:\n%s", name, out)
+		}
+	})
+}
