@@ -2,255 +2,55 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
-	"io/fs"
-	"maps"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
-	"time"
 
-	yaml "go.yaml.in/yaml/v3"
-
-	"github.com/olmops/olmops/catalog/fbc"
 	"github.com/olmops/olmops/catalog/oci/ocitest"
-	"github.com/olmops/olmops/catalog/property"
+	"github.com/olmops/olmops/catalogimport"
 	"github.com/olmops/olmops/internal/gittest"
 )
 
-const exampleOperatorhub = examplesDir + "/catalogs/operatorhub"
-
-// catalogFS reads the example operatorhub catalog into memory, applying
-// edit to etcd/catalog.yaml.
-func catalogFS(t testing.TB, edit func(string) string) fstest.MapFS {
-	t.Helper()
-	m := fstest.MapFS{}
-	err := fs.WalkDir(os.DirFS(exampleOperatorhub), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(filepath.Join(exampleOperatorhub, p))
-		m[p] = &fstest.MapFile{Data: data}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if edit != nil {
-		m["etcd/catalog.yaml"].Data = []byte(edit(string(m["etcd/catalog.yaml"].Data)))
-	}
-	return m
-}
-
-// withEtcd096 adds bundle etcdoperator.v0.9.6 at the head of stable.
-func withEtcd096(t testing.TB) func(string) string {
-	return func(s string) string {
-		const stableHead = "  - name: etcdoperator.v0.9.4\n    replaces: etcdoperator.v0.9.2\n    skipRange: '>=0.9.0 <0.9.4'\n---\nschema: olm.channel\npackage: etcd\nname: fast\n"
-		if !strings.Contains(s, stableHead) {
-			t.Fatal("the example etcd catalog changed; update withEtcd096")
-		}
-		s = strings.Replace(s, stableHead, "  - name: etcdoperator.v0.9.6\n    replaces: etcdoperator.v0.9.4\n"+stableHead, 1)
-		return s + `---
-schema: olm.bundle
-package: etcd
-name: etcdoperator.v0.9.6
-image: quay.io/olmops-examples/etcd-operator-bundle:v0.9.6
-properties:
-  - type: olm.package
-    value:
-      packageName: etcd
-      version: 0.9.6
-  - type: olm.gvk
-    value:
-      group: etcd.database.coreos.com
-      kind: EtcdCluster
-      version: v1beta2
-`
-	}
-}
+// The import itself is tested in package catalogimport; these tests check
+// the wiring: flags, output and exit codes.
 
 func importArgs(ref, repo, cache string, extra ...string) []string {
 	return append([]string{"catalog", "import", ref, "--into", "catalogs/operatorhub", "--repo", repo, "--cache-dir", cache}, extra...)
 }
 
-func TestCatalogImport(t *testing.T) {
+func TestCatalogImportCLI(t *testing.T) {
 	reg := ocitest.NewRegistry(t)
 	ref := reg.Ref("olmops/operatorhub:latest")
+	reg.Push(t, ref, ocitest.CatalogImage(t, os.DirFS(examplesDir+"/catalogs/operatorhub")))
 	repo, cache := t.TempDir(), t.TempDir()
-	dir := filepath.Join(repo, "catalogs", "operatorhub")
 
-	reg.Push(t, ref, ocitest.CatalogImage(t, catalogFS(t, nil)))
 	out, stderr, code := runCLI(t, importArgs(ref, repo, cache)...)
-	if code != exitOK {
-		t.Fatalf("first import: exit %d\n%s", code, stderr)
+	if code != exitOK || !strings.HasPrefix(out, "catalog operatorhub: etcd 0.10.0, memcached-operator 0.0.1 available\n  + etcd ") ||
+		!strings.Contains(out, "\nwrote catalogs/operatorhub (2 package(s)) from "+ref+"@sha256:") {
+		t.Errorf("first import: exit %d\n%s%s", code, out, stderr)
 	}
-	if !strings.HasPrefix(out, "catalog operatorhub: etcd 0.10.0, memcached-operator 0.0.1 available\n") {
-		t.Errorf("first import printed:\n%s", out)
-	}
-	if _, stderr, code := runCLI(t, "validate", dir); code != exitOK {
-		t.Fatalf("imported catalog does not validate:\n%s", stderr)
-	}
-	before := readTree(t, dir)
-
-	out, _, code = runCLI(t, importArgs(ref, repo, cache)...)
-	if code != exitOK || !strings.HasPrefix(out, "catalog operatorhub: no changes\nunchanged: catalogs/operatorhub (2 package(s))") {
-		t.Errorf("re-import of the same image: exit %d\n%s", code, out)
-	}
-
-	reg.Push(t, ref, ocitest.CatalogImage(t, catalogFS(t, withEtcd096(t))))
-	out, stderr, code = runCLI(t, importArgs(ref, repo, cache, "-o", "json")...)
-	if code != exitOK {
-		t.Fatalf("second import: exit %d\n%s", code, stderr)
-	}
-	var sum ImportSummary
-	if err := json.Unmarshal([]byte(out), &sum); err != nil {
-		t.Fatalf("-o json: %v\n%s", err, out)
-	}
-	if want := []BundleChange{{"etcd", "etcdoperator.v0.9.6", "0.9.6"}}; !slices.Equal(sum.NewBundles, want) || len(sum.RemovedBundles) != 0 || !sum.Changed {
-		t.Errorf("summary = %+v, want new bundles %v", sum, want)
-	}
-	if want := []HeadMove{{"etcd", "stable", "0.9.4", "0.9.6"}}; !slices.Equal(sum.HeadMoves, want) {
-		t.Errorf("head moves = %v, want %v", sum.HeadMoves, want)
-	}
-	if got := sum.Title(); got != "catalog operatorhub: etcd 0.9.6 available" {
-		t.Errorf("Title = %q", got)
-	}
-	if body := sum.Body(); !strings.Contains(body, "- etcd 0.9.6 (`etcdoperator.v0.9.6`)") || !strings.Contains(body, "- etcd: stable head 0.9.4 → 0.9.6") {
-		t.Errorf("Body:\n%s", body)
-	}
-
-	after := readTree(t, dir)
-	if after["memcached-operator/catalog.yaml"] != before["memcached-operator/catalog.yaml"] || len(after) != len(before) {
-		t.Errorf("files other than etcd's changed: %v", slices.Sorted(maps.Keys(after)))
-	}
-	removed, added := lineDiff(before["etcd/catalog.yaml"], after["etcd/catalog.yaml"])
-	if len(removed) != 0 || len(added) != 2 {
-		t.Fatalf("re-import diff: removed %q, added %q; want two additions only", removed, added)
-	}
-	if added[0] != "  - name: etcdoperator.v0.9.6\n    replaces: etcdoperator.v0.9.4\n" {
-		t.Errorf("channel hunk = %q, want the new stable entry", added[0])
-	}
-	// The hunk may start anywhere in the new document; it holds it whole.
-	if strings.Count(added[1], "schema: olm.bundle\n") != 1 || strings.Count("\n"+added[1], "\nname: ") != 1 || !strings.Contains(added[1], "name: etcdoperator.v0.9.6\n") {
-		t.Errorf("second hunk = %q, want the one new bundle", added[1])
+	out, _, code = runCLI(t, importArgs(ref, repo, cache, "-o", "json")...)
+	var sum catalogimport.Summary
+	if err := json.Unmarshal([]byte(out), &sum); code != exitOK || err != nil || sum.Changed || sum.Catalog != "operatorhub" {
+		t.Errorf("-o json re-import: exit %d, %v\n%s", code, err, out)
 	}
 }
 
-func readTree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// lineDiff returns the hunks of lines removed from a and added in b, by
-// longest common subsequence.
-func lineDiff(a, b string) (removed, added []string) {
-	x, y := strings.SplitAfter(a, "\n"), strings.SplitAfter(b, "\n")
-	lcs := make([][]int, len(x)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(y)+1)
-	}
-	for i := len(x) - 1; i >= 0; i-- {
-		for j := len(y) - 1; j >= 0; j-- {
-			if x[i] == y[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	var del, ins strings.Builder
-	flush := func() {
-		if del.Len() > 0 {
-			removed = append(removed, del.String())
-		}
-		if ins.Len() > 0 {
-			added = append(added, ins.String())
-		}
-		del.Reset()
-		ins.Reset()
-	}
-	i, j := 0, 0
-	for i < len(x) || j < len(y) {
-		switch {
-		case i < len(x) && j < len(y) && x[i] == y[j]:
-			flush()
-			i, j = i+1, j+1
-		case j < len(y) && (i == len(x) || lcs[i][j+1] >= lcs[i+1][j]):
-			ins.WriteString(y[j])
-			j++
-		default:
-			del.WriteString(x[i])
-			i++
-		}
-	}
-	flush()
-	return removed, added
-}
-
-func TestCatalogImportPackages(t *testing.T) {
-	reg := ocitest.NewRegistry(t)
-	ref := reg.Ref("olmops/operatorhub:v1")
-	reg.Push(t, ref, ocitest.CatalogImage(t, catalogFS(t, nil)))
-	repo, cache := t.TempDir(), t.TempDir()
-	dir := filepath.Join(repo, "catalogs", "operatorhub")
-	if err := os.MkdirAll(filepath.Join(dir, "cert-manager"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	out, stderr, code := runCLI(t, importArgs(ref, repo, cache, "--package", "etcd")...)
-	if code != exitOK {
-		t.Fatalf("exit %d\n%s", code, stderr)
-	}
-	if got := slices.Sorted(maps.Keys(readTree(t, dir))); !slices.Equal(got, []string{"etcd/catalog.yaml"}) {
-		t.Errorf("folder holds %v, want only etcd", got)
-	}
-	if !strings.HasPrefix(out, "catalog operatorhub: etcd 0.10.0 available\n") {
-		t.Errorf("printed:\n%s", out)
-	}
-}
-
-func TestCatalogImportErrors(t *testing.T) {
+func TestCatalogImportCLIExitCodes(t *testing.T) {
 	reg := ocitest.NewRegistry(t)
 	good := reg.Ref("olmops/operatorhub:v1")
-	reg.Push(t, good, ocitest.CatalogImage(t, catalogFS(t, nil)))
+	reg.Push(t, good, ocitest.CatalogImage(t, os.DirFS(examplesDir+"/catalogs/operatorhub")))
 	invalid := reg.Ref("olmops/invalid:v1")
-	reg.Push(t, invalid, ocitest.CatalogImage(t, catalogFS(t, func(s string) string {
-		return strings.Replace(s, "defaultChannel: stable", "defaultChannel: nope", 1)
-	})))
-	undecodable := reg.Ref("olmops/undecodable:v1")
-	reg.Push(t, undecodable, ocitest.CatalogImage(t, fstest.MapFS{"x/catalog.json": {Data: []byte(`{"schema": "olm.package", "name": }`)}}))
-	escape := reg.Ref("olmops/escape:v1")
-	reg.Push(t, escape, ocitest.CatalogImage(t, fstest.MapFS{"x/catalog.yaml": {Data: []byte("schema: olm.package\nname: ../../evil\n---\nschema: vendor.blob\npackage: ../blob\n")}}))
-	noConfigs := reg.Ref("olmops/no-configs:v1")
-	reg.Push(t, noConfigs, ocitest.Image(t, nil, ocitest.Layer(t, ocitest.Files(map[string]string{"etc/x": "x"})...)))
-
+	reg.Push(t, invalid, ocitest.CatalogImage(t, fstest.MapFS{"x/catalog.yaml": {Data: []byte("schema: olm.package\nname: x\ndefaultChannel: nope\n")}}))
 	tests := []struct {
 		name   string
 		args   func(repo, cache string) []string
 		code   int
 		stderr string
 	}{
-		{"unknown package", func(r, c string) []string { return importArgs(good, r, c, "--package", "nope") }, exitError, `package "nope" is not in catalog image ` + good + "; it has: etcd, memcached-operator"},
-		{"invalid catalog", func(r, c string) []string { return importArgs(invalid, r, c) }, exitFindings, "configs/etcd/catalog.yaml:"},
-		{"undecodable file", func(r, c string) []string { return importArgs(undecodable, r, c) }, exitFindings, undecodable + "/configs/x/catalog.json:1: "},
-		{"package name escapes", func(r, c string) []string { return importArgs(escape, r, c) }, exitFindings, "/configs/x/catalog.yaml:4: package name \"../blob\" cannot be a folder name"},
-		{"image not found", func(r, c string) []string { return importArgs(reg.Ref("olmops/missing:v1"), r, c) }, exitError, "image " + reg.Ref("olmops/missing:v1") + ": not found"},
-		{"not a catalog", func(r, c string) []string { return importArgs(noConfigs, r, c) }, exitError, "is not a file-based catalog: no /configs folder"},
+		{"invalid catalog", func(r, c string) []string { return importArgs(invalid, r, c) }, exitFindings, "configs/x/catalog.yaml:"},
+		{"unknown package", func(r, c string) []string { return importArgs(good, r, c, "--package", "nope") }, exitError, `package "nope" is not in catalog image`},
 		{"into outside the repo", func(r, c string) []string {
 			return []string{"catalog", "import", good, "--into", "../elsewhere", "--repo", r, "--cache-dir", c}
 		}, exitError, "--into"},
@@ -259,165 +59,47 @@ func TestCatalogImportErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			repo, cache := t.TempDir(), t.TempDir()
-			previous := filepath.Join(repo, "catalogs", "operatorhub", "etcd", "catalog.yaml")
-			if err := os.MkdirAll(filepath.Dir(previous), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(previous, []byte("schema: olm.package\nname: etcd\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			_, stderr, code := runCLI(t, tt.args(repo, cache)...)
+			_, stderr, code := runCLI(t, tt.args(t.TempDir(), t.TempDir())...)
 			if code != tt.code || !strings.Contains(stderr, tt.stderr) {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, tt.code, tt.stderr)
-			}
-			if got := readTree(t, filepath.Join(repo, "catalogs")); len(got) != 1 || got["operatorhub/etcd/catalog.yaml"] != "schema: olm.package\nname: etcd\n" {
-				t.Errorf("a failed import changed the repository: %v", slices.Sorted(maps.Keys(got)))
 			}
 		})
 	}
 }
 
-func TestReplaceDirKeepsOldContentOnFailure(t *testing.T) {
-	parent := t.TempDir()
-	dir := filepath.Join(parent, "operatorhub")
-	if _, err := replaceDir(dir, map[string][]byte{"etcd/catalog.yaml": []byte("old\n")}); err != nil {
-		t.Fatal(err)
-	}
-	// "etcd" cannot be both a file and a folder: writing fails half-way.
-	_, err := replaceDir(dir, map[string][]byte{"etcd": []byte("x"), "etcd/catalog.yaml": []byte("new\n"), "a/catalog.yaml": []byte("a")})
-	if err == nil {
-		t.Fatal("replaceDir succeeded")
-	}
-	got, _ := os.ReadFile(filepath.Join(dir, "etcd", "catalog.yaml"))
-	entries, _ := os.ReadDir(parent)
-	if string(got) != "old\n" || len(entries) != 1 {
-		t.Errorf("after a failed write: etcd/catalog.yaml = %q, %d entries beside it; want the old content alone", got, len(entries))
-	}
-}
-
-// BenchmarkImportCatalog imports a 100-package catalog image into a fresh
-// repository and cache each time (target < 5 s).
-func BenchmarkImportCatalog(b *testing.B) {
-	reg := ocitest.NewRegistry(b)
-	ref := reg.Ref("olmops/big:v1")
-	reg.Push(b, ref, ocitest.CatalogImage(b, bigCatalog(b, 100)))
-	var total time.Duration
-	for b.Loop() {
-		b.StopTimer()
-		repo, cache := b.TempDir(), b.TempDir()
-		b.StartTimer()
-		start := time.Now()
-		var out, errb strings.Builder
-		if code := execute(b.Context(), importArgs(ref, repo, cache), streams{Out: &out, Err: &errb}); code != exitOK {
-			b.Fatalf("exit %d: %s", code, errb.String())
-		}
-		total += time.Since(start)
-	}
-	b.ReportMetric(total.Seconds()*1000/float64(b.N), "ms/import")
-}
-
-// bigCatalog builds n packages shaped like the etcd example: two channels
-// and five bundles each, every bundle with its CSV as olm.bundle.object.
-func bigCatalog(b *testing.B, n int) fstest.MapFS {
-	etcd := catalogFS(b, nil)["etcd/catalog.yaml"].Data
-	m := fstest.MapFS{}
-	for i := range n {
-		pkg := fmt.Sprintf("operator-%03d", i)
-		s := strings.NewReplacer("package: etcd", "package: "+pkg, "name: etcd\n", "name: "+pkg+"\n", "packageName: etcd", "packageName: "+pkg).Replace(string(etcd))
-		m[pkg+"/catalog.yaml"] = &fstest.MapFile{Data: []byte(s)}
-	}
-	return m
-}
-
-// FuzzJSONNode checks that a JSON property value written into a catalog
-// file reads back, through the catalog loader, as the same value.
-func FuzzJSONNode(f *testing.F) {
-	f.Add(`{"packageName": "etcd", "version": "0.9.4"}`)
-	f.Add(`{"a": [1, 2.5, -3e4, true, null, "true", "1.0", "x: y", "line\nline\n"], "a": {}}`)
-	f.Add(`"#comment"`)
-	f.Add(`18700000000000000000`)
-	f.Add(`[-0, 1E400]`)
-	f.Add(`{"": ["\n0", " a\nb", "a \n b\n", "\t\n"]}`)
-	f.Fuzz(func(t *testing.T, s string) {
-		var want any
-		if json.Unmarshal([]byte(s), &want) != nil {
-			return
-		}
-		doc, err := bundleNode(fbc.Bundle{Package: "p", Name: "b", Properties: []property.Property{{Type: "x", Value: property.JSONValue([]byte(s))}}})
-		if err != nil {
-			t.Fatalf("bundleNode(%q): %v", s, err)
-		}
-		out, err := encodeYAML([]*yaml.Node{doc})
-		if err != nil {
-			t.Fatalf("encode %q: %v", s, err)
-		}
-		cfg, err := fbc.Decode("catalog.yaml", out)
-		if err != nil || len(cfg.Bundles) != 1 || len(cfg.Bundles[0].Properties) != 1 {
-			t.Fatalf("%q became a file the loader refuses: %v\n%s", s, err, out)
-		}
-		got, err := cfg.Bundles[0].Properties[0].Value.JSON()
-		if err != nil {
-			t.Fatalf("%q does not read back: %v\n%s", s, err, out)
-		}
-		var back any
-		if err := json.Unmarshal(got, &back); err != nil {
-			t.Fatal(err)
-		}
-		if !sameJSON(want, back) {
-			t.Errorf("%q came back as %s\nYAML:\n%s", s, got, out)
-		}
-	})
-}
-
-// sameJSON compares decoded JSON values, numbers by value (-0 is 0).
-func sameJSON(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			if w, ok := y[k]; !ok || !sameJSON(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		return ok && slices.EqualFunc(x, y, sameJSON)
-	}
-	return a == b
-}
-
-// --push proposes the import on olmops/import/<catalog> and leaves the
-// worktree alone.
-func TestCatalogImportPush(t *testing.T) {
+func TestCatalogImportCLIPush(t *testing.T) {
 	reg := ocitest.NewRegistry(t)
 	ref := reg.Ref("olmops/operatorhub:latest")
-	reg.Push(t, ref, ocitest.CatalogImage(t, catalogFS(t, withEtcd096(t))))
+	// The example's etcd alone: the proposal removes memcached-operator.
+	reg.Push(t, ref, ocitest.CatalogImage(t, os.DirFS(examplesDir+"/catalogs/operatorhub")))
 	repo := exampleRepo(t)
-	out, errOut, code := runCLI(t, importArgs(ref, repo, t.TempDir(), "--push")...)
-	if code != exitOK {
-		t.Fatalf("exit %d\n%s%s", code, out, errOut)
-	}
-	if !strings.Contains(out, "proposed on olmops/import/operatorhub:") {
-		t.Errorf("output:\n%s", out)
+	out, errOut, code := runCLI(t, importArgs(ref, repo, t.TempDir(), "--push", "--package", "etcd")...)
+	if code != exitOK || !strings.Contains(out, "proposed on olmops/import/operatorhub:") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 	if st := gittest.Git(t, repo, "status", "--porcelain"); st != "" {
 		t.Errorf("--push wrote into the worktree:\n%s", st)
 	}
-	subject := gittest.Git(t, repo, "log", "-1", "--format=%s", "olmops/import/operatorhub")
-	if strings.TrimSpace(subject) != "catalog operatorhub: etcd 0.9.6 available" {
-		t.Errorf("commit subject %q", subject)
+}
+
+// --repo URL with --push clones the repository and pushes the proposal.
+func TestCatalogImportCLIRepoURL(t *testing.T) {
+	reg := ocitest.NewRegistry(t)
+	ref := reg.Ref("olmops/operatorhub:latest")
+	reg.Push(t, ref, ocitest.CatalogImage(t, os.DirFS(examplesDir+"/catalogs/operatorhub")))
+	srv := gittest.NewServer(t, gittest.ServerOptions{})
+	url := srv.CreateRepo(t, "desired")
+	gittest.Commit(t, srv.RepoDir("desired"), "main", gittest.Change{Files: gittest.DirFiles(t, examplesDir, "")})
+
+	_, errOut, code := runCLI(t, importArgs(ref, url, t.TempDir())...)
+	if code != exitError || !strings.Contains(errOut, "add --push") {
+		t.Errorf("--repo URL without --push: exit %d\n%s", code, errOut)
 	}
-	diff := gittest.Git(t, repo, "diff", "--stat", "main", "olmops/import/operatorhub")
-	if !strings.Contains(diff, "catalogs/operatorhub/etcd/catalog.yaml") {
-		t.Errorf("the import commit does not change the etcd catalog:\n%s", diff)
+	out, errOut, code := runCLI(t, importArgs(ref, url, t.TempDir(), "--push", "--package", "etcd", "--git-cache-dir", t.TempDir())...)
+	if code != exitOK || !strings.Contains(out, "proposed on olmops/import/operatorhub:") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	// The git-only forge recorded the proposal.
-	if rec := gittest.Git(t, repo, "for-each-ref", "refs/olmops/proposals/"); !strings.Contains(rec, "olmops/import/operatorhub") {
-		t.Errorf("no proposal record:\n%s", rec)
+	if log := gittest.Git(t, srv.RepoDir("desired"), "log", "--format=%s", "main..olmops/import/operatorhub"); !strings.Contains(log, "catalog operatorhub: 1 bundle(s) removed") {
+		t.Errorf("the remote's proposal branch holds:\n%s", log)
 	}
 }

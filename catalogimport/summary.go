@@ -1,19 +1,16 @@
-package main
+package catalogimport
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/olmops/olmops/gitsource"
-	"io"
 	"slices"
-	"strings"
 
 	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/gitsource"
 )
 
-// ImportSummary is what an import changed in a catalog folder: what a pull
+// Summary is what an import changed in a catalog folder: what a pull
 // request for the import says.
-type ImportSummary struct {
+type Summary struct {
 	Catalog        string         `json:"catalog"`
 	Image          string         `json:"image"`
 	Digest         string         `json:"digest"`
@@ -22,17 +19,30 @@ type ImportSummary struct {
 	Changed        bool           `json:"changed"`
 	NewBundles     []BundleChange `json:"newBundles"`
 	RemovedBundles []BundleChange `json:"removedBundles"`
+	// RebuiltBundles kept their name and version but not their content
+	// (a new image digest, say): clusters that run them would change.
+	RebuiltBundles []BundleChange `json:"rebuiltBundles"`
 	HeadMoves      []HeadMove     `json:"headMoves"`
+	// Registered says the import added the catalog to olmops.yaml, which
+	// lists catalogs and would otherwise have left it unused.
+	Registered bool `json:"registered,omitempty"`
+	// Base is the branch a proposed import is based on and proposed to.
+	Base string `json:"base,omitempty"`
 	// Proposal is where a --push import waits for review.
 	Proposal *gitsource.Proposal `json:"proposal,omitempty"`
+	// Warnings are what the import noticed but did not stop for.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
-// BundleChange is a bundle that appeared in or left the catalog.
+// BundleChange is a bundle that appeared in, left or changed in the
+// catalog.
 type BundleChange struct {
 	Package string `json:"package"`
 	Name    string `json:"name"`
 	// Version is the bundle's version, or its name when it has none.
 	Version string `json:"version"`
+	// Detail says what changed in a rebuilt bundle.
+	Detail string `json:"detail,omitempty"`
 }
 
 // HeadMove is a channel whose head changed. From is "" for a new channel,
@@ -55,16 +65,22 @@ func (h HeadMove) String() string {
 	return fmt.Sprintf("%s: %s head %s → %s", h.Package, h.Channel, h.From, h.To)
 }
 
-// String is "package name (version)".
-func (b BundleChange) String() string { return fmt.Sprintf("%s %s (%s)", b.Package, b.Name, b.Version) }
+// String is "package name (version)", and what changed in a rebuilt one.
+func (b BundleChange) String() string {
+	if b.Detail != "" {
+		return fmt.Sprintf("%s %s (%s): %s", b.Package, b.Name, b.Version, b.Detail)
+	}
+	return fmt.Sprintf("%s %s (%s)", b.Package, b.Name, b.Version)
+}
 
 // diff fills the changes from prev (nil when the folder was empty) to next.
-func (s *ImportSummary) diff(prev, next *catalog.Catalog) {
-	s.NewBundles, s.RemovedBundles, s.HeadMoves = []BundleChange{}, []BundleChange{}, []HeadMove{}
+func (s *Summary) diff(prev, next *catalog.Catalog) {
+	s.NewBundles, s.RemovedBundles, s.RebuiltBundles, s.HeadMoves = []BundleChange{}, []BundleChange{}, []BundleChange{}, []HeadMove{}
 	for _, name := range union(packageNames(prev), next.PackageNames()) {
 		p, n := packageOf(prev, name), packageOf(next, name)
 		s.NewBundles = append(s.NewBundles, bundlesOnlyIn(n, p)...)
 		s.RemovedBundles = append(s.RemovedBundles, bundlesOnlyIn(p, n)...)
+		s.RebuiltBundles = append(s.RebuiltBundles, bundlesRebuilt(p, n)...)
 		for _, ch := range union(channelNames(p), channelNames(n)) {
 			fromName, from := headOf(p, ch)
 			toName, to := headOf(n, ch)
@@ -141,90 +157,10 @@ func bundlesOnlyIn(a, b *catalog.Package) []BundleChange {
 	return out
 }
 
-// Title is the one-line subject of the import, naming the newest new
-// bundle of each package: "catalog operatorhub: etcd 0.9.4, cert-manager
-// 1.16.2 available".
-func (s ImportSummary) Title() string {
-	newest := map[string]string{}
-	var pkgs []string
-	for _, b := range s.NewBundles { // by package, then version
-		if _, ok := newest[b.Package]; !ok {
-			pkgs = append(pkgs, b.Package)
-		}
-		newest[b.Package] = b.Version
-	}
-	what := "no changes"
-	switch {
-	case len(pkgs) > 0:
-		parts := make([]string, len(pkgs))
-		for i, p := range pkgs {
-			parts[i] = p + " " + newest[p]
-		}
-		what = strings.Join(parts, ", ") + " available"
-	case len(s.RemovedBundles) > 0:
-		what = fmt.Sprintf("%d bundle(s) removed", len(s.RemovedBundles))
-	case len(s.HeadMoves) > 0:
-		what = fmt.Sprintf("%d channel head(s) moved", len(s.HeadMoves))
-	}
-	return "catalog " + s.Catalog + ": " + what
-}
-
-// Body is the Markdown description of the import: where it came from, the
-// new bundles, the channel-head moves and the removed bundles.
-func (s ImportSummary) Body() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Imported `%s` (`%s`) into `%s`.\n", s.Image, s.Digest, s.Dir)
-	section := func(title string, items []string) {
-		if len(items) == 0 {
-			return
-		}
-		fmt.Fprintf(&b, "\n### %s\n\n", title)
-		for _, it := range items {
-			fmt.Fprintf(&b, "- %s\n", it)
-		}
-	}
-	section("New bundles", mapStrings(s.NewBundles, func(c BundleChange) string { return fmt.Sprintf("%s %s (`%s`)", c.Package, c.Version, c.Name) }))
-	section("Channel heads", mapStrings(s.HeadMoves, HeadMove.String))
-	section("Removed bundles", mapStrings(s.RemovedBundles, func(c BundleChange) string { return fmt.Sprintf("%s %s (`%s`)", c.Package, c.Version, c.Name) }))
-	return b.String()
-}
-
 func mapStrings[T any](xs []T, f func(T) string) []string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
 		out[i] = f(x)
 	}
 	return out
-}
-
-func (s ImportSummary) write(opts *catalogImportOptions) error {
-	if opts.Output == "json" {
-		enc := json.NewEncoder(opts.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
-	}
-	var b strings.Builder
-	b.WriteString(s.Title() + "\n")
-	for _, x := range s.NewBundles {
-		b.WriteString("  + " + x.String() + "\n")
-	}
-	for _, x := range s.RemovedBundles {
-		b.WriteString("  - " + x.String() + "\n")
-	}
-	for _, h := range s.HeadMoves {
-		b.WriteString("  " + h.String() + "\n")
-	}
-	verb := "wrote"
-	switch {
-	case !s.Changed:
-		verb = "unchanged:"
-	case s.Proposal != nil:
-		verb = "proposed on " + s.Proposal.Head + ":"
-		if s.Proposal.URL != "" {
-			verb = "proposed in " + s.Proposal.URL + ":"
-		}
-	}
-	fmt.Fprintf(&b, "%s %s (%d package(s)) from %s@%s\n", verb, s.Dir, len(s.Packages), s.Image, s.Digest)
-	_, err := io.WriteString(opts.Out, b.String())
-	return err
 }
