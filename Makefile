@@ -97,7 +97,7 @@ verify: generate
 DEMO_TIMEOUT ?= 3m
 
 demo: deps build envtest
-	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) $(GO) run ./hack/demo --olmops $(BIN) --timeout $(DEMO_TIMEOUT)
+	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) $(GO) run ./test/demo --olmops $(BIN) --timeout $(DEMO_TIMEOUT)
 
 clean:
 	rm -rf bin
