@@ -1,11 +1,13 @@
 package reconciler
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -235,4 +237,101 @@ func (l *lifecycle) remembers() bool {
 	defer l.r.Sources.mu.Unlock()
 	_, ok := l.r.Sources.objects[l.id]
 	return ok
+}
+
+// With pruning on, a removed subscription's objects are deleted; one the
+// API server refuses to delete keeps the subscription in the status as
+// Failed, with what is left, until a later pass deletes it.
+func TestPruneFailed(t *testing.T) {
+	const ns = "etcd-system"
+	l := newLifecycle(t, nil)
+	if obj, _ := l.pass(t); condition(obj, v1alpha1.ReadyCondition) != "True "+v1alpha1.SucceededReason {
+		t.Fatalf("not installed: %+v", obj.Status)
+	}
+	undeny := denyDelete(t, l.f, ns, "etcd-extra")
+	l.commit(t, "staging: remove etcd", map[string][]byte{stagingEtcd: nil})
+
+	obj, evs := l.pass(t)
+	if got := condition(obj, v1alpha1.ReadyCondition); got != "False "+v1alpha1.PruneFailedReason {
+		t.Errorf("Ready = %s, want False %s", got, v1alpha1.PruneFailedReason)
+	}
+	if len(obj.Status.Subscriptions) != 1 {
+		t.Fatalf("subscriptions %+v, want etcd's, failed", obj.Status.Subscriptions)
+	}
+	st := obj.Status.Subscriptions[0]
+	if st.Phase != v1alpha1.SubscriptionFailed || !strings.HasPrefix(st.Message, "remove: ") ||
+		!slices.Contains(st.Inventory, "v1/ConfigMap/"+ns+"/etcd-extra") {
+		t.Errorf("subscription %+v, want Failed, remove: ..., the ConfigMap still in its inventory", st)
+	}
+	if obj.Status.LastAppliedCommit == gitHead(t, l.f) {
+		t.Error("a pass that left objects behind is recorded as applied")
+	}
+	if !hasEventLike(evs, "Warning PruneFailed "+ns+"/etcd: ") {
+		t.Errorf("no PruneFailed event among %q", evs)
+	}
+	if l.exists(t, &appsv1.Deployment{}, ns, "etcd-operator") {
+		t.Error("the objects the API server let go were not deleted")
+	}
+
+	undeny()
+	obj, evs = l.pass(t)
+	if len(obj.Status.Subscriptions) != 0 || condition(obj, v1alpha1.ReadyCondition) != "True "+v1alpha1.SucceededReason {
+		t.Errorf("after the refusal lifted: %+v", obj.Status)
+	}
+	if l.exists(t, &corev1.ConfigMap{}, ns, "etcd-extra") {
+		t.Error("the ConfigMap is still there once its deletion is allowed")
+	}
+	if !hasEventLike(evs, "Normal Removed "+ns+"/etcd: ") {
+		t.Errorf("no Removed event among %q", evs)
+	}
+}
+
+// denyDelete makes the API server refuse to delete ConfigMap ns/name, with
+// a ValidatingAdmissionPolicy as a cluster admin would, and returns what
+// lifts it. Both wait until the API server enforces the change.
+func denyDelete(t *testing.T, f *fleet, ns, name string) (undeny func()) {
+	t.Helper()
+	ctx := t.Context()
+	policy := &admissionregistrationv1.ValidatingAdmissionPolicy{
+		ObjectMeta: metav1.ObjectMeta{Name: "keep-" + name},
+		Spec: admissionregistrationv1.ValidatingAdmissionPolicySpec{
+			FailurePolicy: new(admissionregistrationv1.Fail),
+			MatchConstraints: &admissionregistrationv1.MatchResources{ResourceRules: []admissionregistrationv1.NamedRuleWithOperations{{
+				RuleWithOperations: admissionregistrationv1.RuleWithOperations{
+					Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Delete},
+					Rule:       admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"configmaps"}},
+				},
+			}}},
+			Validations: []admissionregistrationv1.Validation{{
+				Expression: fmt.Sprintf("!(oldObject.metadata.namespace == %q && oldObject.metadata.name == %q)", ns, name),
+				Message:    name + " is kept by a test",
+			}},
+		},
+	}
+	binding := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: "keep-" + name},
+		Spec: admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{PolicyName: policy.Name,
+			ValidationActions: []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny}},
+	}
+	for _, o := range []client.Object{policy, binding} {
+		if err := f.env.Client.Create(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A dry-run delete goes through admission without deleting.
+	denied := func() (bool, string) {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+		err := f.env.Client.Delete(ctx, cm, client.DryRunAll)
+		return apierrors.IsInvalid(err) || apierrors.IsForbidden(err), fmt.Sprint(err)
+	}
+	eventually(t, "deletion of "+name+" denied", denied)
+	return func() {
+		t.Helper()
+		for _, o := range []client.Object{binding, policy} {
+			if err := f.env.Client.Delete(ctx, o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		eventually(t, "deletion of "+name+" allowed", func() (bool, string) { ok, saw := denied(); return !ok, saw })
+	}
 }
