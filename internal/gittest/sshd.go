@@ -168,4 +168,3 @@ func writeFile(t testing.TB, path, data string) {
 		t.Fatal(err)
 	}
 }
-
