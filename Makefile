@@ -31,12 +31,15 @@ all: build
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/olmops
 
-# The tests run git's own server (git http-backend): install git when a
-# fresh machine lacks it.
+# The tests run git's own server (git http-backend) and OpenSSH's sshd
+# (SSH git auth, on 127.0.0.1): install them when a fresh machine lacks them.
 deps:
 	@command -v git >/dev/null 2>&1 || { \
 		echo "installing git (needed by the gitsource tests)"; \
 		apt-get update -qq && apt-get install -y -qq git; }
+	@test -x /usr/sbin/sshd || { \
+		echo "installing openssh-server (needed by the gitsource SSH tests)"; \
+		apt-get update -qq && apt-get install -y -qq openssh-server; }
 
 # Builds the control plane once per key (about 5 min cold); a no-op when the
 # folder exists. Prints the KUBEBUILDER_ASSETS to export for a plain go test.
@@ -97,7 +100,7 @@ verify: generate
 DEMO_TIMEOUT ?= 3m
 
 demo: deps build envtest
-	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) $(GO) run ./hack/demo --olmops $(BIN) --timeout $(DEMO_TIMEOUT)
+	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) $(GO) run ./test/demo --olmops $(BIN) --timeout $(DEMO_TIMEOUT)
 
 # The container image, built without a daemon (hack/image): a static,
 # stripped binary per platform in one layer on no base image, user

@@ -15,11 +15,15 @@ import (
 
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/catalog/fbc"
+	"github.com/olmops/olmops/internal/corpus"
 )
 
-// corpusDir holds the shared corpus of real catalogs (see its SOURCES.md);
-// tests that need it skip when it is absent.
-const corpusDir = "../../shared/catalogs"
+// corpusDir is the shared corpus of real catalogs (see its SOURCES.md);
+// tests that need it fail when it is absent (internal/corpus).
+func corpusDir(tb testing.TB) string {
+	tb.Helper()
+	return corpus.Path(tb, "catalogs")
+}
 
 // loaded is one corpus catalog read once per test binary: loading the large
 // ones takes a second or more.
@@ -29,15 +33,12 @@ type loaded struct {
 	err  error
 }
 
-var corpus sync.Map // dir -> *loaded
+var loadedCorpus sync.Map // dir -> *loaded
 
 func loadCorpus(t testing.TB, dir string) *fbc.Config {
 	t.Helper()
-	full := filepath.Join(corpusDir, dir)
-	if _, err := os.Stat(full); err != nil {
-		t.Skipf("corpus catalog %s absent: %v", full, err)
-	}
-	v, _ := corpus.LoadOrStore(dir, &loaded{})
+	full := corpus.Path(t, "catalogs/"+dir)
+	v, _ := loadedCorpus.LoadOrStore(dir, &loaded{})
 	l := v.(*loaded)
 	l.once.Do(func() { l.cfg, l.err = fbc.LoadDir(t.Context(), full) })
 	if l.err != nil {
@@ -82,7 +83,7 @@ func subConfig(cfg *fbc.Config, prefix string) *fbc.Config {
 
 func subdirs(t *testing.T, dir string) []string {
 	t.Helper()
-	ents, err := os.ReadDir(filepath.Join(corpusDir, dir))
+	ents, err := os.ReadDir(corpus.Path(t, "catalogs/"+dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +99,7 @@ func subdirs(t *testing.T, dir string) []string {
 // TestCorpusVerdicts gives every catalog of the corpus opm's verdict
 // (SOURCES.md, "Expected results").
 func TestCorpusVerdicts(t *testing.T) {
-	if _, err := os.Stat(filepath.Join(corpusDir, "SOURCES.md")); err != nil {
-		t.Skip("corpus absent")
-	}
+	root := corpusDir(t)
 	invalid := map[string]string{
 		"upstream-testdata/operator-registry/e2e-test-configs": `package "prometheus", bundle "prometheusoperator.0.14.0" not found in any channel entries`,
 	}
@@ -129,7 +128,7 @@ func TestCorpusVerdicts(t *testing.T) {
 	}
 	for _, dir := range dirs {
 		t.Run(dir, func(t *testing.T) {
-			c, err := catalog.LoadDir(t.Context(), filepath.Join(corpusDir, dir), path.Base(dir))
+			c, err := catalog.LoadDir(t.Context(), filepath.Join(root, dir), path.Base(dir))
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}
@@ -142,7 +141,7 @@ func TestCorpusVerdicts(t *testing.T) {
 			check(t, composite, catalog.New(composite, cfg))
 			for _, sub := range subdirs(t, composite) {
 				t.Run(path.Base(sub), func(t *testing.T) {
-					check(t, sub, catalog.New(path.Base(sub), subConfig(cfg, filepath.Join(corpusDir, sub))))
+					check(t, sub, catalog.New(path.Base(sub), subConfig(cfg, filepath.Join(root, sub))))
 				})
 			}
 		})
@@ -152,14 +151,9 @@ func TestCorpusVerdicts(t *testing.T) {
 // TestCorpusNameCollision puts the certified copies of three packages next
 // to ocp-v4.20 in one file system: opm then fails on the first duplicate.
 func TestCorpusNameCollision(t *testing.T) {
-	for _, d := range []string{"ocp-v4.20", "certified-operators-v4.20-name-collisions"} {
-		if _, err := os.Stat(filepath.Join(corpusDir, d)); err != nil {
-			t.Skipf("corpus catalog %s absent", d)
-		}
-	}
 	fsys := unionFS{
-		"ocp-v4.20":  os.DirFS(filepath.Join(corpusDir, "ocp-v4.20")),
-		"collisions": os.DirFS(filepath.Join(corpusDir, "certified-operators-v4.20-name-collisions")),
+		"ocp-v4.20":  os.DirFS(corpus.Path(t, "catalogs/ocp-v4.20")),
+		"collisions": os.DirFS(corpus.Path(t, "catalogs/certified-operators-v4.20-name-collisions")),
 	}
 	cfg, err := fbc.Load(t.Context(), fsys, fbc.Options{})
 	if err != nil {
@@ -189,9 +183,9 @@ func TestCorpusNameCollision(t *testing.T) {
 // TestCorpusHeads compares the channel heads of ocp-v4.20 with those opm
 // lists (opm alpha list channels).
 func TestCorpusHeads(t *testing.T) {
-	f, err := os.Open(filepath.Join(corpusDir, "expected-heads-ocp-v4.20.txt"))
+	f, err := os.Open(corpus.Path(t, "catalogs/expected-heads-ocp-v4.20.txt"))
 	if err != nil {
-		t.Skip("expected heads absent")
+		t.Fatal(err)
 	}
 	defer f.Close()
 	c := catalog.New("ocp-v4.20", loadCorpus(t, "ocp-v4.20"))
@@ -231,10 +225,7 @@ func TestCorpusHeads(t *testing.T) {
 // BenchmarkLoadValidate loads and validates ocp-v4.20, the largest catalog
 // of the corpus, and reports the peak heap seen while doing it.
 func BenchmarkLoadValidate(b *testing.B) {
-	dir := filepath.Join(corpusDir, "ocp-v4.20")
-	if _, err := os.Stat(dir); err != nil {
-		b.Skip("corpus absent")
-	}
+	dir := corpus.Path(b, "catalogs/ocp-v4.20")
 	b.ReportAllocs()
 	stop := make(chan struct{})
 	peak := make(chan uint64)

@@ -1,11 +1,11 @@
 package gitsource_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/internal/corpus"
 	"github.com/olmops/olmops/internal/gittest"
 )
 
@@ -13,10 +13,7 @@ import (
 // tree: parsed every time (cold), and through a CatalogCache that has it;
 // disk is catalog.LoadDir on the same files, for comparison.
 func BenchmarkSnapshotLoadCatalog(b *testing.B) {
-	const dir = "../../shared/catalogs/ocp-v4.20"
-	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("catalog not found: %v", err)
-	}
+	dir := corpus.Path(b, "catalogs/ocp-v4.20")
 	rm := newRemote(b, gittest.DirFiles(b, dir, "catalogs/ocp-v4.20"))
 	repo := rm.open(b)
 	snap := snapshot(b, repo, "main")

@@ -13,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/olmops/olmops/catalog/fbc"
+	"github.com/olmops/olmops/internal/corpus"
 	"github.com/olmops/olmops/internal/gittest"
 )
 
@@ -179,10 +180,7 @@ func TestTreeHash(t *testing.T) {
 // TestSnapshotLoadsCatalogs loads every upstream test catalog from a git
 // tree and from disk and expects the same result.
 func TestSnapshotLoadsCatalogs(t *testing.T) {
-	const dir = "../../shared/catalogs/upstream-testdata"
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("test catalogs not found: %v", err)
-	}
+	dir := corpus.Path(t, "catalogs/upstream-testdata")
 	rm := newRemote(t, gittest.DirFiles(t, dir, "catalogs"))
 	snap := snapshot(t, rm.open(t), "main")
 	catalogs, err := filepath.Glob(filepath.Join(dir, "*", "*"))

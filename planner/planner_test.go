@@ -197,15 +197,34 @@ var _ = plumbing.ZeroHash
 // committed once and proposed once.
 func TestPlanRace(t *testing.T) {
 	f := newFleet(t, examples(t))
+	// Each planner reports back over errs: t.Fatal must not run outside
+	// the test's goroutine, and a failed planner must fail the test.
 	errs := make(chan error, 2)
 	for range 2 {
+		cache := t.TempDir()
 		go func() {
-			defer func() { errs <- nil }()
-			f.plan(t)
+			errs <- func() error {
+				ctx := t.Context()
+				repo, err := gitsource.Open(ctx, gitsource.Options{URL: f.url, CacheDir: cache, Auth: gitsource.Auth{Username: "olmops", Password: "s3cret"}})
+				if err != nil {
+					return err
+				}
+				report, err := New(Options{Repo: repo, Push: true, Version: "v0.0.0-test", Backoff: time.Millisecond,
+					Forge: func(r *v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
+						return github.New(ctx, github.Options{Owner: r.Spec.Forge.Owner, Repo: r.Spec.Forge.Repo, Token: ghToken, BaseURL: f.gh.URL})
+					}}).Run(ctx)
+				if err != nil {
+					return err
+				}
+				return report.Err()
+			}()
 		}()
 	}
-	<-errs
-	<-errs
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Errorf("a racing planner: %v", err)
+		}
+	}
 	log := gittest.Git(t, f.dir, "log", "--format=%s", "main")
 	for _, subject := range []string{"olmops: plan prod-east", "olmops: plan staging"} {
 		if n := strings.Count(log, subject+"\n"); n != 1 {

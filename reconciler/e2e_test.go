@@ -124,12 +124,20 @@ func TestGitHubEndToEnd(t *testing.T) {
 			s, _ := f.githubStatus(carrier, ctxEtcd)
 			return s.State == "success" && s.Description == "etcdoperator.v0.9.4 installed · healthy", fmt.Sprintf("%+v", s)
 		})
-		// Statuses are posted when they change, not every pass.
+		// Statuses are posted when they change, not every pass. The pass
+		// waited for must be a new one: a commit that leaves the plan
+		// alone, so that the last applied commit moves only once that
+		// pass has run (and posted, if it would).
+		eventually(t, "the upgrade recorded", func() (bool, string) {
+			_, obj := f.subscription(t, key, ns, sub)
+			return obj.Status.LastAppliedCommit == gitHead(t, f), obj.Status.LastAppliedCommit
+		})
 		n := len(f.gh.StatusesFor(carrier))
+		head := gittest.Commit(t, f.dir, "main", gittest.Change{Files: map[string][]byte{"NOTES.md": []byte("unrelated\n")}, Message: "notes"})
 		f.push(t)
 		eventually(t, "another pass", func() (bool, string) {
 			_, obj := f.subscription(t, key, ns, sub)
-			return obj.Status.LastAppliedCommit == strings.TrimSpace(gitHead(t, f)), obj.Status.LastAppliedCommit
+			return obj.Status.LastAppliedCommit == head, obj.Status.LastAppliedCommit
 		})
 		if again := len(f.gh.StatusesFor(carrier)); again != n {
 			t.Errorf("an unchanged pass posted %d more statuses", again-n)
@@ -139,7 +147,7 @@ func TestGitHubEndToEnd(t *testing.T) {
 
 // gitHead is main's head on the git server.
 func gitHead(t *testing.T, f *fleet) string {
-	return gittest.Git(t, f.dir, "rev-parse", "main")
+	return strings.TrimSpace(gittest.Git(t, f.dir, "rev-parse", "main"))
 }
 
 // setUpgradeable writes the operator's Upgradeable condition, as the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/catalog/property"
+	"github.com/olmops/olmops/internal/corpus"
 )
 
 // catalogBundle builds a catalog bundle whose olm.bundle.object properties
@@ -82,10 +83,7 @@ func TestRenderRealBundles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads every real catalog")
 	}
-	if _, err := os.Stat(ocpCatalogs); err != nil {
-		t.Skipf("%s is not on this machine", ocpCatalogs)
-	}
-	dirs, _ := filepath.Glob(filepath.Join(ocpCatalogs, "*"))
+	dirs, _ := filepath.Glob(filepath.Join(corpus.Path(t, ocpCatalogs), "*"))
 	examples, _ := filepath.Glob(filepath.Join(exampleCatalogs, "*", "*"))
 	rendered := 0
 	for _, dir := range append(dirs, examples...) {

@@ -2,9 +2,6 @@ package render
 
 import (
 	"context"
-	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,13 +13,15 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/internal/corpus"
 )
 
 // Real catalogs the tests render bundles of. The shared OpenShift
-// catalogs live outside the repository; tests needing them skip where they
-// are absent. The golden files use a copy of one of their bundles.
+// catalogs live outside the repository, in the corpus (internal/corpus):
+// loadCatalog resolves a dir under ocpCatalogs there. The golden files use
+// a copy of one of their bundles.
 const (
-	ocpCatalogs     = "../../shared/catalogs/ocp-v4.16"
+	ocpCatalogs     = "catalogs/ocp-v4.16"
 	exampleCatalogs = "../examples/catalogs"
 	patternsCatalog = "testdata/catalogs/patterns-operator"
 	patternsBundle  = "patterns-operator.v0.0.80"
@@ -40,11 +39,11 @@ func loadCatalog(tb testing.TB, dir string) *catalog.Catalog {
 	tb.Helper()
 	catalogMu.Lock()
 	defer catalogMu.Unlock()
+	if strings.HasPrefix(dir, ocpCatalogs+"/") {
+		dir = corpus.Path(tb, dir)
+	}
 	if c, ok := catalogCache[dir]; ok {
 		return c
-	}
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && strings.HasPrefix(dir, ocpCatalogs) {
-		tb.Skipf("%s is not on this machine", dir)
 	}
 	c, err := catalog.LoadDir(context.Background(), dir, filepath.Base(dir))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/catalog/fbc"
 	"github.com/olmops/olmops/catalog/property"
+	"github.com/olmops/olmops/internal/corpus"
 )
 
 // defaultChannelSubs subscribes to every package of a catalog on its
@@ -94,8 +95,7 @@ func BenchmarkResolveScaled(b *testing.B) {
 	if testing.Short() {
 		b.Skip("loads the catalog from files")
 	}
-	benchCatalog(b) // skips when the corpus is absent
-	cfg, err := fbc.LoadDir(b.Context(), benchCatalogDir)
+	cfg, err := fbc.LoadDir(b.Context(), corpus.Path(b, benchCatalogDir))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,10 +13,11 @@ import (
 
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/catalog/fbc"
+	"github.com/olmops/olmops/internal/corpus"
 )
 
 // scenariosFile is the shared conformance corpus (format at its top).
-const scenariosFile = "../../shared/scenarios/scenarios.yaml"
+const scenariosFile = "scenarios/scenarios.yaml"
 
 // scenario is one scenario, or one case of a table scenario with the
 // case's fields laid over the scenario's. Only the fields the upgrade
@@ -178,13 +179,11 @@ type fxTooLong struct {
 }
 
 // loadScenarios reads the corpus and expands table scenarios into one
-// scenario per case; it skips the test when the corpus is absent.
+// scenario per case; the test fails when the corpus is absent
+// (internal/corpus).
 func loadScenarios(t *testing.T) []scenario {
 	t.Helper()
-	data, err := os.ReadFile(scenariosFile)
-	if os.IsNotExist(err) {
-		t.Skipf("%s not found", scenariosFile)
-	}
+	data, err := os.ReadFile(corpus.Path(t, scenariosFile))
 	if err != nil {
 		t.Fatal(err)
 	}

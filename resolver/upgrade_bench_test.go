@@ -1,15 +1,16 @@
 package resolver
 
 import (
-	"os"
 	"sync"
 	"testing"
 
 	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/internal/corpus"
 )
 
-// benchCatalogDir is a real catalog set, loaded once per test binary.
-const benchCatalogDir = "../../shared/catalogs/ocp-v4.20"
+// benchCatalogDir is a real catalog set of the shared corpus
+// (internal/corpus), loaded once per test binary.
+const benchCatalogDir = "catalogs/ocp-v4.20"
 
 var bench struct {
 	once sync.Once
@@ -19,10 +20,8 @@ var bench struct {
 
 func benchCatalog(b *testing.B) *catalog.Catalog {
 	b.Helper()
-	if _, err := os.Stat(benchCatalogDir); err != nil {
-		b.Skipf("%s: %v", benchCatalogDir, err)
-	}
-	bench.once.Do(func() { bench.cat, bench.err = catalog.LoadDir(b.Context(), benchCatalogDir, "ocp-v4.20") })
+	dir := corpus.Path(b, benchCatalogDir)
+	bench.once.Do(func() { bench.cat, bench.err = catalog.LoadDir(b.Context(), dir, "ocp-v4.20") })
 	if bench.err != nil {
 		b.Fatal(bench.err)
 	}

@@ -2,7 +2,6 @@ package fbc
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
@@ -10,31 +9,14 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/olmops/olmops/internal/corpus"
 )
 
-// benchCatalog finds ../shared/catalogs/ocp-v4.20 next to the repository
-// root (the folder holding go.mod), or skips.
+// benchCatalog is ../shared/catalogs/ocp-v4.20 (internal/corpus).
 func benchCatalog(b testing.TB) string {
 	b.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			b.Skip("no go.mod above the package")
-		}
-		dir = parent
-	}
-	cat := filepath.Join(filepath.Dir(dir), "shared", "catalogs", "ocp-v4.20")
-	if _, err := os.Stat(cat); err != nil {
-		b.Skipf("no catalog at %s", cat)
-	}
-	return cat
+	return corpus.Path(b, "catalogs/ocp-v4.20")
 }
 
 func dirBytes(b testing.TB, dir string) int64 {

@@ -9,20 +9,14 @@ import (
 	"testing"
 
 	"github.com/olmops/olmops/catalog/property"
+	"github.com/olmops/olmops/internal/corpus"
 )
 
 // sharedCatalogs is the folder of real catalogs the differential tests
-// read; they skip when it is absent.
+// read (internal/corpus).
 func sharedCatalogs(t testing.TB) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "catalogs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no shared catalogs at %s", dir)
-	}
-	return dir
+	return corpus.Path(t, "catalogs")
 }
 
 // canonical is a Config with every raw value decoded, so that values

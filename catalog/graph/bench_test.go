@@ -2,15 +2,15 @@ package graph
 
 import (
 	"io"
-	"os"
 	"testing"
 
 	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/internal/corpus"
 )
 
 // largestCorpus is the largest real catalog the project keeps beside the
-// tree; the benchmark skips when it is not there.
-const largestCorpus = "../../../shared/catalogs/ocp-v4.20"
+// tree (internal/corpus).
+const largestCorpus = "catalogs/ocp-v4.20"
 
 // largestPackage returns the package of c with the most channel entries
 // (the first by name of equals), the graph that costs most to build and draw.
@@ -31,10 +31,7 @@ func largestPackage(c *catalog.Catalog) *catalog.Package {
 }
 
 func BenchmarkBuildMermaid(b *testing.B) {
-	if _, err := os.Stat(largestCorpus); err != nil {
-		b.Skipf("corpus not available: %v", err)
-	}
-	c, err := catalog.LoadDir(b.Context(), largestCorpus, "ocp-v4.20")
+	c, err := catalog.LoadDir(b.Context(), corpus.Path(b, largestCorpus), "ocp-v4.20")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,7 +6,10 @@
 // the statuses as they change. Everything it starts is stopped and removed
 // on exit, also on failure, timeout or Ctrl-C.
 //
-//	KUBEBUILDER_ASSETS=... go run ./hack/demo --olmops bin/olmops
+//	KUBEBUILDER_ASSETS=... go run ./test/demo --olmops bin/olmops
+//
+// What it starts and runs is test/harness, which the end-to-end tests
+// share; this program only narrates.
 package main
 
 import (
@@ -16,13 +19,14 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/go-logr/logr"
 	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/olmops/olmops/test/harness"
 )
 
 // clusterNames are the clusters of examples/olmops.yaml. Each gets its own
@@ -39,19 +43,15 @@ const (
 
 // demo is one run: what it was given, what it started, and how to stop it.
 type demo struct {
-	olmops   string // absolute path of the binary
-	examples string // absolute path of the examples/ folder
-	crds     []string
-	assets   string // KUBEBUILDER_ASSETS
-	tmp      string // everything the demo writes
-	out      *printer
+	harness.Paths
+	tmp string // everything the demo writes
+	out *printer
 
-	git        *fleetRepo
-	clusters   []*cluster
-	watch      *watcher
-	stopWatch  func()
-	hookSecret string // the push webhook's HMAC secret
-	cleanups   []func() error
+	git       *harness.Git
+	clusters  []*harness.Cluster
+	watch     *watcher
+	stopWatch func()
+	cleanups  []func() error
 }
 
 // step is one announced part of the demo.
@@ -111,30 +111,11 @@ func lifetime(timeout time.Duration) (ctx context.Context, stop func()) {
 // control plane's binaries, the olmops binary, and the repository's
 // examples/ and CRDs under root.
 func newDemo(olmops, root string, out *printer) (*demo, error) {
-	assets := os.Getenv("KUBEBUILDER_ASSETS")
-	if assets == "" {
-		return nil, errors.New("KUBEBUILDER_ASSETS is not set: run make demo, or run make envtest and export the KUBEBUILDER_ASSETS it prints")
+	paths, err := harness.Find(olmops, root)
+	if err != nil {
+		return nil, fmt.Errorf("%w (run make demo, or run it from the repository root after make build and make envtest)", err)
 	}
-	for _, bin := range []string{"kube-apiserver", "etcd"} {
-		if _, err := os.Stat(filepath.Join(assets, bin)); err != nil {
-			return nil, fmt.Errorf("KUBEBUILDER_ASSETS=%s has no %s: run make envtest: %w", assets, bin, err)
-		}
-	}
-	d := &demo{assets: assets, out: out, olmops: olmops, examples: filepath.Join(root, "examples"), crds: []string{
-		filepath.Join(root, "config/crd/bases"),
-		filepath.Join(root, "config/olm-crds/operators.coreos.com_operatorconditions.yaml"),
-	}}
-	for _, p := range []*string{&d.olmops, &d.examples, &d.crds[0], &d.crds[1]} {
-		abs, err := filepath.Abs(*p)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := os.Stat(abs); err != nil {
-			return nil, fmt.Errorf("%w (run the demo from the repository root, after make build)", err)
-		}
-		*p = abs
-	}
-	return d, nil
+	return &demo{Paths: paths, out: out}, nil
 }
 
 func (d *demo) run(ctx context.Context) error {
@@ -192,8 +173,8 @@ func (d *demo) cleanup() error {
 func (d *demo) serveLogs() string {
 	var b strings.Builder
 	for _, c := range d.clusters {
-		if c.serve != nil {
-			fmt.Fprintf(&b, "\n%s: %s", c.name, c.serve.tail(15))
+		if c.Serve != nil {
+			fmt.Fprintf(&b, "\n%s: %s", c.Name, c.Serve.Tail(15))
 		}
 	}
 	return b.String()

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -23,16 +22,6 @@ type watcher struct {
 	lines    map[string]string // what was last printed, by what it is about
 	notes    map[string]string // commit → the note object last read for it
 	subjects map[string]string // commit → its subject
-}
-
-// note is a commit's note on refs/notes/olmops, as the git-only forge
-// writes it.
-type note struct {
-	Statuses []struct {
-		Context     string `json:"context"`
-		State       string `json:"state"`
-		Description string `json:"description"`
-	} `json:"statuses"`
 }
 
 func (d *demo) startWatch(ctx context.Context) error {
@@ -84,14 +73,14 @@ func (w *watcher) changed(key, line string) {
 func (w *watcher) pollRepositories(ctx context.Context) {
 	for _, c := range w.d.clusters {
 		var repo v1alpha1.Repository
-		if err := c.client.Get(ctx, c.repo, &repo); err != nil {
+		if err := c.Client.Get(ctx, c.Repo, &repo); err != nil {
 			continue
 		}
 		if r := meta.FindStatusCondition(repo.Status.Conditions, v1alpha1.ReadyCondition); r != nil {
-			w.changed(c.name+" Ready", fmt.Sprintf("%-9s  Ready=%s  %s: %s", c.name, r.Status, r.Reason, r.Message))
+			w.changed(c.Name+" Ready", fmt.Sprintf("%-9s  Ready=%s  %s: %s", c.Name, r.Status, r.Reason, r.Message))
 		}
 		for _, st := range repo.Status.Subscriptions {
-			w.changed(c.name+" "+st.Namespace+"/"+st.Name, fmt.Sprintf("%-9s  %s", c.name, subscriptionLine(st)))
+			w.changed(c.Name+" "+st.Namespace+"/"+st.Name, fmt.Sprintf("%-9s  %s", c.Name, subscriptionLine(st)))
 		}
 	}
 }
@@ -120,7 +109,7 @@ func subscriptionLine(st v1alpha1.SubscriptionStatus) string {
 // pollNotes prints the commit statuses that are new or changed since the
 // last look; only notes whose object changed are read again.
 func (w *watcher) pollNotes(ctx context.Context) {
-	list, err := w.d.git.bareGit(ctx, "notes", "--ref=olmops", "list")
+	list, err := w.d.git.InBare(ctx, "notes", "--ref=olmops", "list")
 	if err != nil {
 		return
 	}
@@ -129,7 +118,7 @@ func (w *watcher) pollNotes(ctx context.Context) {
 		if !ok || w.notes[commit] == object {
 			continue
 		}
-		n, err := w.d.readNote(ctx, commit)
+		n, err := w.d.git.ReadNote(ctx, commit)
 		if err != nil {
 			continue
 		}
@@ -147,65 +136,11 @@ func (w *watcher) subject(ctx context.Context, commit string) string {
 	if s, ok := w.subjects[commit]; ok {
 		return s
 	}
-	out, err := w.d.git.bareGit(ctx, "log", "-1", "--format=%h %s", commit)
+	out, err := w.d.git.InBare(ctx, "log", "-1", "--format=%h %s", commit)
 	if err != nil {
 		return commit[:7]
 	}
 	sha, subject, _ := strings.Cut(strings.TrimSpace(out), " ")
 	w.subjects[commit] = fmt.Sprintf("%s %q", sha, subject)
 	return w.subjects[commit]
-}
-
-// readNote reads commit's statuses from the server's repository.
-func (d *demo) readNote(ctx context.Context, commit string) (note, error) {
-	var n note
-	out, err := d.git.bareGit(ctx, "notes", "--ref=olmops", "show", commit)
-	if err != nil {
-		return n, err
-	}
-	if err := json.Unmarshal([]byte(out), &n); err != nil {
-		return n, fmt.Errorf("the note of %s: %w", commit, err)
-	}
-	return n, nil
-}
-
-// waitStatus waits until commit has status name in state.
-func (d *demo) waitStatus(ctx context.Context, commit, name, state string) error {
-	what := fmt.Sprintf("status %s %s on %s", name, state, commit[:12])
-	return poll(ctx, what, 60*time.Second, func(ctx context.Context) (bool, string, error) {
-		n, err := d.readNote(ctx, commit)
-		if err != nil {
-			return false, err.Error(), nil // no note yet
-		}
-		for _, s := range n.Statuses {
-			if s.Context == name {
-				return s.State == state, s.State + " " + s.Description, nil
-			}
-		}
-		return false, "no such status yet", nil
-	})
-}
-
-// poll calls cond every 100ms until it holds, fails, or timeout passes;
-// its string says what it saw, for the error.
-func poll(ctx context.Context, what string, timeout time.Duration, cond func(context.Context) (bool, string, error)) error {
-	deadline := time.Now().Add(timeout)
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		ok, saw, err := cond(ctx)
-		switch {
-		case err != nil:
-			return fmt.Errorf("%s: %w", what, err)
-		case ok:
-			return nil
-		case time.Now().After(deadline):
-			return fmt.Errorf("%s: still not so after %s; last saw %s", what, timeout, saw)
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%s: %w; last saw %s", what, ctx.Err(), saw)
-		case <-tick.C:
-		}
-	}
 }

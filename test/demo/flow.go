@@ -1,14 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"time"
@@ -17,8 +11,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/commitstatus"
+	"github.com/olmops/olmops/test/harness"
 )
 
 const (
@@ -30,7 +24,7 @@ const (
 // planArgs plans the repository on the server from a clone olmops keeps
 // in $DEMO, as a CI job would.
 func (d *demo) planArgs() []string {
-	return []string{"plan", "--repo", d.git.url, "--push",
+	return []string{"plan", "--repo", d.git.URL, "--push",
 		"--cache-dir", filepath.Join(d.tmp, "plan-cache"), "--image-cache", filepath.Join(d.tmp, "images")}
 }
 
@@ -62,7 +56,7 @@ func (d *demo) plan(ctx context.Context) error {
 func (d *demo) waitAutomatic(ctx context.Context) error {
 	d.out.line("waiting until etcd is installed on staging and acme-db on prod-east...")
 	for _, w := range []struct {
-		c    *cluster
+		c    *harness.Cluster
 		name string
 	}{{d.clusters[staging], "etcd"}, {d.clusters[prodEast], "acme-db"}} {
 		if err := waitInstalled(ctx, w.c, w.name); err != nil {
@@ -71,14 +65,14 @@ func (d *demo) waitAutomatic(ctx context.Context) error {
 	}
 	d.watch.look(ctx)
 	prod := d.clusters[prodEast]
-	st, err := prod.subscription(ctx, etcdNamespace, "etcd")
+	st, err := prod.Subscription(ctx, etcdNamespace, "etcd")
 	if err != nil {
 		return err
 	}
 	if st.Phase != "" {
 		return fmt.Errorf("etcd was applied on prod-east before its plan was merged: %+v", st)
 	}
-	err = prod.client.Get(ctx, client.ObjectKey{Namespace: etcdNamespace, Name: "etcd-operator"}, &appsv1.Deployment{})
+	err = prod.Client.Get(ctx, client.ObjectKey{Namespace: etcdNamespace, Name: "etcd-operator"}, &appsv1.Deployment{})
 	if !apierrors.IsNotFound(err) {
 		return fmt.Errorf("prod-east has Deployment etcd-system/etcd-operator before the merge (%v)", err)
 	}
@@ -88,18 +82,8 @@ func (d *demo) waitAutomatic(ctx context.Context) error {
 
 // waitInstalled waits until subscription etcd-system/name of c is
 // Installed and healthy.
-func waitInstalled(ctx context.Context, c *cluster, name string) error {
-	what := fmt.Sprintf("%s: %s/%s Installed", c.name, etcdNamespace, name)
-	return poll(ctx, what, 90*time.Second, func(ctx context.Context) (bool, string, error) {
-		st, err := c.subscription(ctx, etcdNamespace, name)
-		if err != nil {
-			return false, "", err
-		}
-		if st.Phase == "" {
-			return false, "not in the Repository's status yet", nil
-		}
-		return st.Phase == v1alpha1.SubscriptionInstalled && st.Healthy, subscriptionLine(st), nil
-	})
+func waitInstalled(ctx context.Context, c *harness.Cluster, name string) error {
+	return c.WaitSubscription(ctx, etcdNamespace, name, 90*time.Second, harness.Installed)
 }
 
 // approve merges the plan branch into main, as a reviewer would, tells the
@@ -110,11 +94,11 @@ func (d *demo) approve(ctx context.Context) error {
 		{"merge", "--quiet", "--no-ff", "origin/" + etcdBranch, "-m", "approve etcd on prod-east"},
 		{"push", "--quiet", "origin", "main"},
 	} {
-		if err := d.git.user(ctx, d.out, d.git.work, args...); err != nil {
+		if err := d.user(ctx, args...); err != nil {
 			return err
 		}
 	}
-	merge, err := d.git.run(ctx, d.git.work, "rev-parse", "HEAD")
+	merge, err := d.git.InWork(ctx, "rev-parse", "HEAD")
 	if err != nil {
 		return err
 	}
@@ -128,7 +112,7 @@ func (d *demo) approve(ctx context.Context) error {
 	if err := waitInstalled(ctx, d.clusters[prodEast], "etcd"); err != nil {
 		return err
 	}
-	if err := d.waitStatus(ctx, merge, commitstatus.Context("prod-east", etcdNamespace, "etcd"), "success"); err != nil {
+	if err := d.git.WaitStatus(ctx, merge, commitstatus.Context("prod-east", etcdNamespace, "etcd"), "success", time.Minute); err != nil {
 		return err
 	}
 	elapsed := time.Since(start)
@@ -139,28 +123,13 @@ func (d *demo) approve(ctx context.Context) error {
 
 // postPush sends c's webhook the push event GitHub would send for the new
 // head of main, signed with the shared secret.
-func (d *demo) postPush(ctx context.Context, c *cluster, head string) error {
-	body := fmt.Appendf(nil, `{"ref":"refs/heads/main","after":%q,"repository":{"clone_url":%q}}`, head, d.git.url)
-	mac := hmac.New(sha256.New, []byte(d.hookSecret))
-	mac.Write(body)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.serve.hook, bytes.NewReader(body))
+func (d *demo) postPush(ctx context.Context, c *harness.Cluster, head string) error {
+	d.out.line("POST %s  X-GitHub-Event: push  (signed push of main to %s)", c.Serve.Hook, head[:12])
+	answer, err := c.Serve.PostPush(ctx, d.git.URL, head)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", c.Name, err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-GitHub-Event", "push")
-	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(mac.Sum(nil)))
-	d.out.line("POST %s  X-GitHub-Event: push  (signed push of main to %s)", c.serve.hook, head[:12])
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s webhook: %w", c.name, err)
-	}
-	defer resp.Body.Close()
-	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-	d.out.block(fmt.Sprintf("%s answered %s %s", c.name, resp.Status, strings.TrimSpace(string(answer))))
-	if resp.StatusCode != http.StatusAccepted {
-		return fmt.Errorf("%s webhook answered %s, want 202 Accepted", c.name, resp.Status)
-	}
+	d.out.block(fmt.Sprintf("%s answered %s", c.Name, answer))
 	return nil
 }
 
@@ -173,14 +142,14 @@ func (d *demo) planAgain(ctx context.Context) error {
 	if _, err := d.heads(ctx); err != nil {
 		return err
 	}
-	if err := d.git.user(ctx, d.out, d.git.work, "fetch", "--quiet", "origin"); err != nil {
+	if err := d.user(ctx, "fetch", "--quiet", "origin"); err != nil {
 		return err
 	}
 	args := []string{"diff", "--stat=72", "main", "origin/" + etcdBranch, "--", etcdPlanDir}
-	if err := d.git.user(ctx, d.out, d.git.work, args...); err != nil {
+	if err := d.user(ctx, args...); err != nil {
 		return err
 	}
-	plan, err := d.git.run(ctx, d.git.work, "show", "origin/"+etcdBranch+":"+etcdPlanDir+"/installplan.yaml")
+	plan, err := d.git.InWork(ctx, "show", "origin/"+etcdBranch+":"+etcdPlanDir+"/installplan.yaml")
 	if err != nil {
 		return err
 	}

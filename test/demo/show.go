@@ -12,6 +12,7 @@ import (
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/render"
+	"github.com/olmops/olmops/test/harness"
 )
 
 // maxMetrics caps the excerpt of /metrics.
@@ -23,21 +24,21 @@ func (d *demo) show(ctx context.Context) error {
 	d.stopWatch() // so that late changes do not interleave with the listing
 	for _, c := range d.clusters {
 		if err := d.showRepository(ctx, c); err != nil {
-			return fmt.Errorf("%s: %w", c.name, err)
+			return fmt.Errorf("%s: %w", c.Name, err)
 		}
 		if err := d.showDeployments(ctx, c); err != nil {
-			return fmt.Errorf("%s: %w", c.name, err)
+			return fmt.Errorf("%s: %w", c.Name, err)
 		}
 	}
 	return d.showMetrics(ctx, d.clusters[prodEast])
 }
 
-func (d *demo) showRepository(ctx context.Context, c *cluster) error {
+func (d *demo) showRepository(ctx context.Context, c *harness.Cluster) error {
 	var repo v1alpha1.Repository
-	if err := c.client.Get(ctx, c.repo, &repo); err != nil {
+	if err := c.Client.Get(ctx, c.Repo, &repo); err != nil {
 		return err
 	}
-	d.out.printf("\n   %s: Repository %s, last applied commit %.12s\n", c.name, c.repo, repo.Status.LastAppliedCommit)
+	d.out.printf("\n   %s: Repository %s, last applied commit %.12s\n", c.Name, c.Repo, repo.Status.LastAppliedCommit)
 	for _, cond := range repo.Status.Conditions {
 		d.out.block(fmt.Sprintf("condition %s=%s  %s: %s", cond.Type, cond.Status, cond.Reason, cond.Message))
 	}
@@ -50,9 +51,9 @@ func (d *demo) showRepository(ctx context.Context, c *cluster) error {
 
 // showDeployments lists the live Deployments olmops manages and who owns
 // their fields: olmops the spec, the demo's stand-in kubelet the status.
-func (d *demo) showDeployments(ctx context.Context, c *cluster) error {
+func (d *demo) showDeployments(ctx context.Context, c *harness.Cluster) error {
 	var list appsv1.DeploymentList
-	if err := c.client.List(ctx, &list, client.MatchingLabels{render.ManagedByLabel: render.ManagedBy}); err != nil {
+	if err := c.Client.List(ctx, &list, client.MatchingLabels{render.ManagedByLabel: render.ManagedBy}); err != nil {
 		return err
 	}
 	for _, dep := range list.Items {
@@ -72,8 +73,8 @@ func (d *demo) showDeployments(ctx context.Context, c *cluster) error {
 
 // showMetrics prints the olmops_ series of c's controller, without
 // histogram buckets.
-func (d *demo) showMetrics(ctx context.Context, c *cluster) error {
-	url := "http://" + c.serve.metrics + "/metrics"
+func (d *demo) showMetrics(ctx context.Context, c *harness.Cluster) error {
+	url := "http://" + c.Serve.Metrics + "/metrics"
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
@@ -98,7 +99,7 @@ func (d *demo) showMetrics(ctx context.Context, c *cluster) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	d.out.printf("\n   %s: GET %s (olmops_ series, no buckets; %d of %d)\n", c.name, url, len(lines), total)
+	d.out.printf("\n   %s: GET %s (olmops_ series, no buckets; %d of %d)\n", c.Name, url, len(lines), total)
 	d.out.block(strings.Join(lines, "\n"))
 	return nil
 }

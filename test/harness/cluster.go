@@ -1,0 +1,194 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/olmops/olmops/api/v1alpha1"
+	"github.com/olmops/olmops/internal/kubetest"
+	"github.com/olmops/olmops/reconciler"
+)
+
+// Namespace and GitSecret are where CreateRepository puts the Repository
+// and the Secret with the git credentials.
+const (
+	Namespace = "olmops-system"
+	GitSecret = "fleet-git"
+)
+
+// Cluster is one control plane, standing for one cluster of the
+// desired-state repository, and the olmops controller run against it.
+type Cluster struct {
+	Name       string
+	Dir        string // its files: kubeconfig, serve's log and cache
+	Env        *envtest.Environment
+	Kubeconfig string // a cluster admin's
+	Client     client.Client
+	Serve      *Serve           // set by the caller once it runs olmops serve
+	Repo       client.ObjectKey // its Repository, once created
+}
+
+// StartClusters starts a control plane per name side by side, since each
+// takes seconds, with the CRDs under crds installed. On error it stops
+// those that started.
+func StartClusters(assets string, crds []string, dir string, names ...string) ([]*Cluster, error) {
+	clusters := make([]*Cluster, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		c := &Cluster{Name: name, Dir: filepath.Join(dir, name)}
+		clusters[i] = c
+		wg.Go(func() { errs[i] = c.start(assets, crds) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		for _, c := range clusters {
+			errs = append(errs, c.Stop())
+		}
+		return nil, errors.Join(errs...)
+	}
+	return clusters, nil
+}
+
+func (c *Cluster) start(assets string, crds []string) error {
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return err
+	}
+	env := &envtest.Environment{
+		BinaryAssetsDirectory:    assets,
+		CRDDirectoryPaths:        crds,
+		ErrorIfCRDPathMissing:    true,
+		ControlPlaneStartTimeout: 90 * time.Second,
+		ControlPlaneStopTimeout:  30 * time.Second,
+	}
+	if _, err := env.Start(); err != nil {
+		// envtest leaves its processes running when installing the CRDs
+		// fails after they started.
+		return errors.Join(fmt.Errorf("%s: start the control plane from %s: %w", c.Name, assets, err), env.Stop())
+	}
+	c.Env = env
+	return c.connect()
+}
+
+// connect writes a kubeconfig for a cluster admin, the one the controller
+// and a curious user get, and builds the harness's own client from it.
+func (c *Cluster) connect() error {
+	user, err := c.Env.AddUser(envtest.User{Name: "harness", Groups: []string{"system:masters"}}, nil)
+	if err != nil {
+		return fmt.Errorf("%s: add a user: %w", c.Name, err)
+	}
+	kubeconfig, err := user.KubeConfig()
+	if err != nil {
+		return fmt.Errorf("%s: kubeconfig: %w", c.Name, err)
+	}
+	c.Kubeconfig = filepath.Join(c.Dir, "kubeconfig")
+	if err := os.WriteFile(c.Kubeconfig, kubeconfig, 0o600); err != nil {
+		return err
+	}
+	scheme, err := reconciler.Scheme()
+	if err != nil {
+		return err
+	}
+	c.Client, err = client.New(user.Config(), client.Options{Scheme: scheme})
+	return err
+}
+
+// Stop stops the control plane; a no-op for one that never started.
+func (c *Cluster) Stop() error {
+	if c == nil || c.Env == nil {
+		return nil
+	}
+	if err := c.Env.Stop(); err != nil {
+		return fmt.Errorf("%s: stop the control plane: %w", c.Name, err)
+	}
+	c.Env = nil
+	return nil
+}
+
+// CreateRepository points the cluster's controller at url: a Secret with
+// the git server's credentials and a Repository for the cluster.
+func (c *Cluster) CreateRepository(ctx context.Context, url string, spec v1alpha1.RepositorySpec) error {
+	spec.URL, spec.Cluster = url, c.Name
+	spec.SecretRef = &v1alpha1.LocalObjectReference{Name: GitSecret}
+	if spec.Interval.Duration == 0 {
+		spec.Interval = metav1.Duration{Duration: time.Minute}
+	}
+	objs := []client.Object{
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: Namespace}},
+		&corev1.Secret{
+			ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: GitSecret},
+			Data:       map[string][]byte{"username": []byte(GitUsername), "password": []byte(GitPassword)},
+		},
+		&v1alpha1.Repository{ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: c.Name}, Spec: spec},
+	}
+	for _, obj := range objs {
+		if err := c.Client.Create(ctx, obj); err != nil {
+			return fmt.Errorf("%s: create %T %s: %w", c.Name, obj, obj.GetName(), err)
+		}
+	}
+	c.Repo = client.ObjectKey{Namespace: Namespace, Name: c.Name}
+	return nil
+}
+
+// StartKubelet stands in for the Deployment controller and the kubelet,
+// which envtest lacks, so that health checks can pass: Deployments are
+// marked available as soon as they are created or changed. stop ends it.
+func (c *Cluster) StartKubelet(ctx context.Context) (stop func()) {
+	return kubetest.Rollout(context.WithoutCancel(ctx), c.Client, "", 100*time.Millisecond)
+}
+
+// Repository reads the cluster's Repository.
+func (c *Cluster) Repository(ctx context.Context) (*v1alpha1.Repository, error) {
+	var repo v1alpha1.Repository
+	if err := c.Client.Get(ctx, c.Repo, &repo); err != nil {
+		return nil, err
+	}
+	return &repo, nil
+}
+
+// Subscription is the status of subscription ns/name in the cluster's
+// Repository; the zero value while the controller has not applied it.
+func (c *Cluster) Subscription(ctx context.Context, ns, name string) (v1alpha1.SubscriptionStatus, error) {
+	repo, err := c.Repository(ctx)
+	if err != nil {
+		return v1alpha1.SubscriptionStatus{}, err
+	}
+	for _, st := range repo.Status.Subscriptions {
+		if st.Namespace == ns && st.Name == name {
+			return st, nil
+		}
+	}
+	return v1alpha1.SubscriptionStatus{}, nil
+}
+
+// WaitSubscription waits until ok holds for subscription ns/name; line
+// says what was seen, for the error.
+func (c *Cluster) WaitSubscription(ctx context.Context, ns, name string, timeout time.Duration,
+	ok func(v1alpha1.SubscriptionStatus) bool) error {
+	what := fmt.Sprintf("%s: %s/%s", c.Name, ns, name)
+	return Poll(ctx, what, timeout, func(ctx context.Context) (bool, string, error) {
+		st, err := c.Subscription(ctx, ns, name)
+		if err != nil {
+			return false, "", err
+		}
+		if st.Phase == "" {
+			return false, "not in the Repository's status yet", nil
+		}
+		return ok(st), fmt.Sprintf("%+v", st), nil
+	})
+}
+
+// Installed holds for a subscription installed and healthy.
+func Installed(st v1alpha1.SubscriptionStatus) bool {
+	return st.Phase == v1alpha1.SubscriptionInstalled && st.Healthy
+}
