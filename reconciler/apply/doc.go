@@ -16,6 +16,12 @@
 //     OperatorConditions are listed from the cluster (labelled with
 //     Request.Package, or named after Installed, From or a hop), so that
 //     a lost Result does not lift a hold;
+//   - refuses the hop (ErrCRDUnsafe), before any of it is written, when a
+//     CustomResourceDefinition it updates drops a version in the live
+//     CRD's status.storedVersions, or when an existing custom resource of
+//     a version that stays served does not validate against the new schema
+//     (OLM classic's rule, with the API server's own schema validation and
+//     structural defaulting from k8s.io/apiextensions-apiserver);
 //   - checks the hop with a server-side dry run, so that an object the API
 //     server refuses (invalid, denied by admission, of an unknown kind)
 //     fails the hop before any of it is written;
