@@ -132,11 +132,12 @@ func (t Target) event(warning bool, reason, msg string) {
 
 // transient reports an error that may pass without a new commit: the API
 // server or the network failing, a timeout, a conflict. The API server
-// refusing an object, a missing kind or an unhealthy hop are not: retrying
-// them at once changes nothing, and the next interval tries again anyway.
+// refusing an object, a missing kind, an unsafe CRD update or an unhealthy
+// hop are not: retrying them at once changes nothing, and the next
+// interval tries again anyway.
 func transient(err error) bool {
 	switch {
-	case errors.Is(err, apply.ErrUnhealthy):
+	case errors.Is(err, apply.ErrUnhealthy), errors.Is(err, apply.ErrCRDUnsafe):
 		return false
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return true

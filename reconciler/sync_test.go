@@ -108,6 +108,7 @@ func TestTransient(t *testing.T) {
 		{"not found", apierrors.NewNotFound(gr, "d"), false},
 		{"no kind match", &meta.NoKindMatchError{GroupKind: schema.GroupKind{Group: "example.com", Kind: "Widget"}, SearchedVersions: []string{"v1"}}, false},
 		{"unhealthy", fmt.Errorf("hop 1: %w", apply.ErrUnhealthy), false},
+		{"unsafe CRD update", fmt.Errorf("%w: CustomResourceDefinition w: updated validation is too restrictive", apply.ErrCRDUnsafe), false},
 		{"service unavailable", apierrors.NewServiceUnavailable("etcd down"), true},
 		{"timeout", apierrors.NewTimeoutError("slow", 1), true},
 		{"too many requests", apierrors.NewTooManyRequests("slow down", 1), true},

@@ -102,6 +102,12 @@ type CRDChange struct {
 	StoppedServing []string
 	// StartedServing lists versions present on both sides that became served.
 	StartedServing []string
+	// Breaks lists, sorted, what the new CRD may break for custom resources
+	// the cluster holds, by OLM v1's crdUpgradeSafety rules (scope, versions
+	// removed, and per version fields removed, newly required, retyped,
+	// narrowed or given another default), e.g. "v1.spec: color becomes
+	// required". The reconciler checks the live resources before it applies.
+	Breaks []string
 }
 
 // NeedsMigration reports whether the storage version moves between two

@@ -66,6 +66,7 @@ func crdChange(o, n *unstructured.Unstructured) (CRDChange, bool) {
 	for _, l := range [][]string{cc.VersionsAdded, cc.VersionsRemoved, cc.StoppedServing, cc.StartedServing} {
 		slices.Sort(l)
 	}
-	changed := len(cc.VersionsAdded)+len(cc.VersionsRemoved)+len(cc.StoppedServing)+len(cc.StartedServing) > 0 || from != to
+	cc.Breaks = crdBreaks(o, n)
+	changed := len(cc.VersionsAdded)+len(cc.VersionsRemoved)+len(cc.StoppedServing)+len(cc.StartedServing)+len(cc.Breaks) > 0 || from != to
 	return cc, changed
 }

@@ -20,6 +20,10 @@ func (c Changes) Markdown() string {
 			fmt.Fprintf(&b, "\n> ⚠️ **CRD %s stops serving %s**: existing objects of that version become unreadable.\n",
 				mdCell(cc.CRD.Name), mdCodeList(cc.StoppedServing))
 		}
+		if len(cc.Breaks) > 0 {
+			fmt.Fprintf(&b, "\n> ⚠️ **CRD %s: unsafe upgrade** (%d finding(s) by OLM's crdUpgradeSafety rules): existing objects may become invalid; the controller refuses the update if any does.\n",
+				mdCell(cc.CRD.Name), len(cc.Breaks))
+		}
 	}
 	c.objectsMarkdown(&b)
 	c.rbacMarkdown(&b)
@@ -99,6 +103,7 @@ func (c Changes) crdsMarkdown(b *strings.Builder) {
 		}
 		item("no longer served ⚠️", cc.StoppedServing)
 		item("served again", cc.StartedServing)
+		item("unsafe ⚠️", cc.Breaks)
 	}
 }
 

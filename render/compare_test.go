@@ -188,7 +188,7 @@ func TestCompare(t *testing.T) {
 				CRDs: []CRDChange{{CRD: crdRef, VersionsAdded: []string{"v1"}}}}},
 		{name: "CRD version removed", before: []string{crdYAML("v1alpha1:s", "v1beta1:sS")}, after: []string{crdYAML("v1beta1:sS")},
 			want: Changes{Changed: []ObjectChange{{ObjectRef: crdRef, Fields: []string{"spec.versions[v1alpha1]"}}},
-				CRDs: []CRDChange{{CRD: crdRef, VersionsRemoved: []string{"v1alpha1"}, StoppedServing: []string{"v1alpha1"}}}}},
+				CRDs: []CRDChange{{CRD: crdRef, VersionsRemoved: []string{"v1alpha1"}, StoppedServing: []string{"v1alpha1"}, Breaks: []string{"version v1alpha1 is removed"}}}}},
 		{name: "CRD storage flip", before: []string{crdYAML("v1beta1:sS", "v1:s")}, after: []string{crdYAML("v1beta1:s", "v1:sS")},
 			want: Changes{Changed: []ObjectChange{{ObjectRef: crdRef, Fields: []string{"spec.versions[v1].storage", "spec.versions[v1beta1].storage"}}},
 				CRDs: []CRDChange{{CRD: crdRef, StorageFrom: "v1beta1", StorageTo: "v1"}}}},

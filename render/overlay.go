@@ -60,7 +60,29 @@ func Overlay(objs []*unstructured.Unstructured, overlay fs.FS, dir string) ([]*u
 			return nil, fmt.Errorf("%s: %w", kpath, err)
 		}
 	}
-	return runKustomize(mem, root, kpath)
+	out, err := runKustomize(mem, root, kpath)
+	if err != nil {
+		return nil, err
+	}
+	return out, refuseOverrides(kpath, out)
+}
+
+// refuseOverrides fails when an OperatorCondition the overlay produced
+// sets spec.overrides. Overrides are the cluster administrator's escape
+// hatch from an operator's Upgradeable=False, set in the cluster; from
+// Git, a pull request could lift every hold it wanted.
+func refuseOverrides(kpath string, objs []*unstructured.Unstructured) error {
+	var errs []error
+	for _, o := range objs {
+		gvk := o.GroupVersionKind()
+		if gvk.Group != "operators.coreos.com" || gvk.Kind != "OperatorCondition" {
+			continue
+		}
+		if _, found, _ := unstructured.NestedFieldNoCopy(o.Object, "spec", "overrides"); found {
+			errs = append(errs, fmt.Errorf("%s: %s sets spec.overrides: overrides belong to the cluster administrator, in the cluster, never in Git", kpath, idOf(o)))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // copyOverlay copies the overlay folder into the in-memory filesystem,

@@ -151,6 +151,16 @@ func TestOverlayRefusals(t *testing.T) {
 			overlayDir + "/kustomization.yaml:2: resources is not a list", nil},
 		{"a list, not a kustomization", map[string]string{"kustomization.yaml": "- a\n"},
 			overlayDir + "/kustomization.yaml:1: a kustomization must be a map", nil},
+		{"OperatorCondition overrides by patch", map[string]string{"kustomization.yaml": `patches:
+- target: {kind: OperatorCondition}
+  patch: |
+    - op: add
+      path: /spec/overrides
+      value: [{type: Upgradeable, status: "True", reason: Git, message: from a pull request}]
+`}, overlayDir + "/kustomization.yaml: OperatorCondition.operators.coreos.com ops/demo-operator.v1.2.3 sets spec.overrides", nil},
+		{"OperatorCondition overrides as a resource", map[string]string{"kustomization.yaml": "resources:\n- oc.yaml\n",
+			"oc.yaml": "apiVersion: operators.coreos.com/v1\nkind: OperatorCondition\nmetadata: {name: other.v1, namespace: ops}\nspec:\n  overrides: []\n"},
+			overlayDir + "/kustomization.yaml: OperatorCondition.operators.coreos.com ops/other.v1 sets spec.overrides", nil},
 		{"reserved file name", map[string]string{"kustomization.yaml": "", RenderedFile: "a: b\n"},
 			overlayDir + "/kustomization.yaml: the overlay folder has a file named " + RenderedFile, nil},
 	}

@@ -59,11 +59,19 @@ type Request struct {
 	Namespace string
 	// Subscription names the plan.
 	Subscription string
+	// Package is the operator's package: OperatorConditions labelled
+	// with it (render.PackageLabel) belong to the subscription.
+	Package string
+	// From is the bundle (CSV name) the plan starts from, installplan's
+	// spec.from; "" for a fresh install. With Installed and the Hops, it
+	// names the OperatorConditions Apply reads before moving the operator.
+	From string
 	// Hops are the plan's path in order, the target last.
 	Hops []Hop
 	// Installed is the bundle (its CSV name) the previous apply installed,
-	// Result.Installed; "" when nothing is installed. When it is one of
-	// Hops, Apply resumes there.
+	// Result.Installed; "" when it is not known, and then Apply finds it
+	// from the OperatorConditions in the cluster. When it is one of Hops,
+	// Apply resumes there.
 	Installed string
 	// Inventory is the previous Result.Inventory.
 	Inventory Inventory
@@ -178,7 +186,10 @@ type run struct {
 // installed hop is applied again, which is cheap when nothing changed and
 // makes sure it is healthy before moving on.
 func (r *run) hops(ctx context.Context) error {
-	for i := r.req.start(); i < len(r.req.Hops); i++ {
+	if err := r.discoverInstalled(ctx); err != nil {
+		return err
+	}
+	for i := r.req.start(r.res.Installed); i < len(r.req.Hops); i++ {
 		hop := r.req.Hops[i]
 		r.res.Phase, r.res.Hop, r.res.Bundle, r.res.Healthy, r.res.Reason = commitstatus.Applying, i+1, hop.Bundle, false, ""
 		r.started = false
@@ -214,12 +225,12 @@ func (r *run) fail(err error) error {
 }
 
 // start is the index of the installed hop, or 0.
-func (req *Request) start() int {
-	if req.Installed == "" {
+func (req *Request) start(installed string) int {
+	if installed == "" {
 		return 0
 	}
 	for i, h := range slices.Backward(req.Hops) {
-		if h.Bundle == req.Installed {
+		if h.Bundle == installed {
 			return i
 		}
 	}

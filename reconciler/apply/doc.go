@@ -10,9 +10,18 @@
 // and the Inventory.
 //
 // For each hop, in order, Apply:
-//   - holds the hop back, applying nothing, while the installed operator's
+//   - holds the hop back, applying nothing, while an installed operator's
 //     OperatorCondition (operators.coreos.com/v2, named after its CSV) says
-//     Upgradeable=False and the hop would move it off its bundle;
+//     Upgradeable=False and the hop would move it off its bundle; the
+//     OperatorConditions are listed from the cluster (labelled with
+//     Request.Package, or named after Installed, From or a hop), so that
+//     a lost Result does not lift a hold;
+//   - refuses the hop (ErrCRDUnsafe), before any of it is written, when a
+//     CustomResourceDefinition it updates drops a version in the live
+//     CRD's status.storedVersions, or when an existing custom resource of
+//     a version that stays served does not validate against the new schema
+//     (OLM classic's rule, with the API server's own schema validation and
+//     structural defaulting from k8s.io/apiextensions-apiserver);
 //   - checks the hop with a server-side dry run, so that an object the API
 //     server refuses (invalid, denied by admission, of an unknown kind)
 //     fails the hop before any of it is written;

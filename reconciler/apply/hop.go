@@ -57,6 +57,9 @@ func (r *run) applyHop(ctx context.Context, hop Hop) ([]*unstructured.Unstructur
 			return nil, err
 		}
 	}
+	if err := h.checkCRDs(ctx); err != nil {
+		return nil, err
+	}
 	if err := h.dryRun(ctx); err != nil {
 		return nil, err
 	}

@@ -35,6 +35,8 @@ func setUpgradeable(t *testing.T, env *kubetest.Env, ns, csv, where string, stat
 		oc.Spec.Overrides = cond
 		err = env.Client.Update(t.Context(), oc)
 	case "status":
+		// As OLM copies it: observed at the object's generation.
+		cond[0].ObservedGeneration = oc.Generation
 		oc.Status.Conditions = cond
 		err = env.Client.Status().Update(t.Context(), oc)
 	}

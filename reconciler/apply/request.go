@@ -30,7 +30,10 @@ func ReadRequest(ctx context.Context, fsys fs.FS, dir string) (Request, *v1alpha
 	if err := v1alpha1.VerifyManifests(fsys, dir, plan); err != nil {
 		return Request{}, nil, err
 	}
-	req := Request{Cluster: plan.Spec.Cluster, Namespace: plan.Metadata.Namespace, Subscription: plan.Metadata.Name}
+	req := Request{Cluster: plan.Spec.Cluster, Namespace: plan.Metadata.Namespace, Subscription: plan.Metadata.Name, Package: plan.Spec.Package}
+	if plan.Spec.From != nil {
+		req.From = plan.Spec.From.Name
+	}
 	for _, h := range plan.Spec.Path {
 		if err := ctx.Err(); err != nil {
 			return Request{}, nil, err

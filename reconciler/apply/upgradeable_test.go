@@ -29,11 +29,28 @@ spec:
   overrides: [{type: Upgradeable, status: "True"}]`, ""},
 		{"override False", `spec: {overrides: [{type: Upgradeable, status: "False", message: admin says wait}]}`, "admin says wait"},
 		{"malformed", `spec: {conditions: [nope, 3]}`, ""},
+		{"status observed at the generation", `
+metadata: {generation: 2}
+status: {conditions: [{type: Upgradeable, status: "True", observedGeneration: 2}]}`, ""},
+		{"status lags the generation", `
+metadata: {generation: 3}
+spec: {conditions: [{type: Upgradeable, status: "True"}]}
+status: {conditions: [{type: Upgradeable, status: "True", observedGeneration: 2}]}`,
+			"the OperatorCondition status Upgradeable=True is outdated (observedGeneration 2, generation 3)"},
+		{"override True wins over a lagging status", `
+metadata: {generation: 3}
+spec: {overrides: [{type: Upgradeable, status: "True"}]}
+status: {conditions: [{type: Upgradeable, status: "False", observedGeneration: 2}]}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// Decoded as the API server's objects are: numbers as int64.
+			j, err := yaml.YAMLToJSON([]byte("apiVersion: operators.coreos.com/v2\nkind: OperatorCondition\n" + tt.spec))
+			if err != nil {
+				t.Fatal(err)
+			}
 			oc := &unstructured.Unstructured{}
-			if err := yaml.Unmarshal([]byte(tt.spec), &oc.Object); err != nil {
+			if err := oc.UnmarshalJSON(j); err != nil {
 				t.Fatal(err)
 			}
 			if got := upgradeableMessage(oc); got != tt.want {
