@@ -28,8 +28,13 @@ type Request struct {
 	Package string
 	// Channels to take bundles from. None means, for Classic, the default
 	// channel (every channel when the package has none), and for Semver
-	// every bundle of the package, even those in no channel.
+	// every bundle of the package, even those in no channel, unless
+	// DefaultChannel is set.
 	Channels []string
+	// DefaultChannel makes "no Channels" mean the package's default channel
+	// under every policy: what a Subscription without spec.channel means
+	// to OLM classic, which never reads it as "any channel".
+	DefaultChannel bool
 	// VersionRange limits candidates, in OLM v1 syntax ("" for any).
 	VersionRange string
 	// Installed is the bundle installed now; nil for a fresh install.
@@ -45,8 +50,9 @@ type Request struct {
 	// X.Y.Z are the versions in ^X.Y.Z, so never a new major version, for
 	// 0.Y.Z only patches, and for 0.0.Z nothing.
 	ForceSemverUpgradeConstraints bool
-	// StartingCSV is the bundle a fresh Classic install starts from
-	// instead of the channel head.
+	// StartingCSV is the bundle a fresh install starts from instead of the
+	// channel head, under either policy; a request whose channels and range
+	// do not hold it fails rather than install something else.
 	StartingCSV string
 	// Catalog limits the search to the catalog of that name (a
 	// Subscription's source); "" searches them all.

@@ -11,6 +11,9 @@ func (i *Intent) Request(def Policy) resolver.Request {
 		Catalog: i.Catalog, StartingCSV: i.StartingCSV, Name: i.Name,
 		Policy:        resolver.Policy(i.PolicyOr(def)),
 		SelfCertified: i.UpgradeConstraintPolicy == SelfCertified,
+		// A Subscription without spec.channel means the default channel to
+		// OLM classic, whatever the successor policy.
+		DefaultChannel: i.Kind == KindSubscription,
 	}
 	if i.Installed != nil {
 		req.Installed = &resolver.Installed{Bundle: i.Installed.Bundle, Version: i.Installed.Version}

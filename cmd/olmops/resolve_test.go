@@ -250,10 +250,7 @@ func TestResolveSubscriptionsExamples(t *testing.T) {
 				t.Fatalf("got %+v, want namespace etcd-system with two results", got)
 			}
 			ns := got.Namespaces[0]
-			etcd := "etcdoperator.v0.9.4" // Semver ignores startingCSV
-			if policy == "Classic" {
-				etcd = "etcdoperator.v0.9.2"
-			}
+			etcd := "etcdoperator.v0.9.2" // startingCSV is honoured under either policy
 			wantSubs := map[string]string{"acme-db": "acme-db.v1.1.0", "etcd": etcd}
 			for _, r := range ns.Results {
 				if wantSubs[r.Subscription] != r.Bundle || r.Edge != "install" || r.Channel != "stable" {
