@@ -175,15 +175,16 @@ func (p *problem) constrain(bv *bundleVar) error {
 		}
 	}
 	for _, c := range b.Props.Constraints {
-		cond, err := p.compileConstraint(bv, c, 0, false)
+		ids, err := p.constraintProviders(bv, c)
 		if err != nil {
 			return fmt.Errorf("%s: bundle %s: olm.constraint: %w", b.Pos, b.Name, err)
 		}
+		bv.deps = append(bv.deps, ids)
 		msg := c.FailureMessage
 		if msg == "" {
 			msg = fmt.Sprintf("bundle %s requires %s", b.Name, describeConstraint(c))
 		}
-		bv.constraints = append(bv.constraints, sat.WithMessage(cond, msg))
+		bv.constraints = append(bv.constraints, sat.WithMessage(sat.Dependency(ids...), msg))
 	}
 	return nil
 }
