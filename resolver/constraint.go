@@ -59,7 +59,7 @@ func (p *problem) matching(dep *bundleVar, pred predicate) ([]sat.Identifier, er
 					return nil, fmt.Errorf("bundle %s: %w", b.Name, err)
 				}
 				if ok {
-					cands = append(cands, p.entries(cat, b, dep.subCatalog)...)
+					cands = append(cands, p.entries(cat, b)...)
 				}
 			}
 		}
