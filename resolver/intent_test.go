@@ -190,3 +190,31 @@ func TestIntentPolicyFollowsKind(t *testing.T) {
 		})
 	}
 }
+
+// TestIntentErrorsCarryPosition: whatever goes wrong with one subscription
+// (no such package, channel or catalog; a bad range) names its file and
+// line, so `olmops plan --check` annotates the right line.
+func TestIntentErrorsCarryPosition(t *testing.T) {
+	for _, tc := range []struct{ name, spec, want string }{
+		{"missing package", "spec: {name: nope}\n", "sub.yaml:1: no operators found in package nope"},
+		{"missing channel", "spec: {name: demo-operator, channel: beta}\n", "sub.yaml:1: no operators found in channel beta"},
+		{"missing catalog", "spec: {name: demo-operator, source: other, sourceNamespace: olm}\n",
+			"sub.yaml:1: no operators found from catalog other in namespace olm referenced by subscription demo"},
+		{"bad range", "spec: {name: demo-operator}\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			intents, err := subscription.Parse("sub.yaml", []byte(subHead+tc.spec))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := intents[0].Request("")
+			if tc.name == "bad range" {
+				req.VersionRange, tc.want = ">>1", "sub.yaml:1: subscription demo:"
+			}
+			_, err = resolver.Resolve(t.Context(), resolver.Namespace{Catalogs: demoCatalogs(t), Subscriptions: []resolver.Subscription{{Request: req}}})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Resolve error = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}

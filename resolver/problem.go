@@ -81,11 +81,11 @@ func (p *problem) addSubscriptions() error {
 		res, err := Successors(p.ns.Catalogs, s.Request)
 		if errors.Is(err, ErrNoCandidates) {
 			s.Name = name
-			p.subs = append(p.subs, subscriptionVar{sub: s, id: sat.Identifier("subscription " + name), noCandidates: err.Error()})
+			p.subs = append(p.subs, subscriptionVar{sub: s, id: sat.Identifier("subscription " + name), noCandidates: posPrefix(s.Pos) + err.Error()})
 			continue
 		}
 		if err != nil {
-			return subscriptionError(name, err)
+			return subscriptionError(s.Request, err)
 		}
 		cands := res.Candidates
 		if s.Held != "" && s.Installed != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/catalog/property"
 	"github.com/olmops/olmops/catalog/semver"
 )
 
@@ -57,8 +58,16 @@ type Request struct {
 	// Catalog limits the search to the catalog of that name (a
 	// Subscription's source); "" searches them all.
 	Catalog string
+	// CatalogNamespace is the namespace of Catalog (a Subscription's
+	// spec.sourceNamespace), named in OLM's words when the catalog has
+	// nothing for the request; "" leaves it out.
+	CatalogNamespace string
 	// Name names the subscription in Classic's messages; "" uses Package.
 	Name string
+	// Pos is where the subscription is written; errors Resolve returns
+	// about this one subscription start with it, so an editor or a GitHub
+	// annotation points at the file. Zero when the request has no file.
+	Pos property.Pos
 }
 
 // Installed identifies the installed bundle.

@@ -18,6 +18,9 @@ import (
 func classicSuccessors(cats []*catalog.Catalog, req Request, rng semver.Range) (Result, error) {
 	sub := subscriptionName(req)
 	if req.Catalog != "" && len(cats) == 0 {
+		if req.CatalogNamespace != "" {
+			return Result{}, notFoundf(0, "no operators found from catalog %s in namespace %s referenced by subscription %s", req.Catalog, req.CatalogNamespace, sub)
+		}
 		return Result{}, notFoundf(0, "no operators found from catalog %s referenced by subscription %s", req.Catalog, sub)
 	}
 	var in *installed

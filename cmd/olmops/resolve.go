@@ -176,13 +176,20 @@ func (o *resolveOptions) request(cats []*catalog.Catalog) (resolver.Request, err
 		Policy: resolver.Policy(o.Policy), SelfCertified: o.SelfCertified,
 	}
 	var channels []string
+	found := false
 	for _, c := range cats {
 		if p := c.Packages[o.Package]; p != nil {
+			found = true
 			channels = append(channels, p.ChannelNames()...)
 		}
 	}
-	if channels == nil {
+	switch {
+	case !found:
 		return req, usageErrorf("package %q not found in any --catalog", o.Package)
+	case channels == nil && (req.Policy == resolver.Classic || len(o.Channels) > 0):
+		// OLM v1 may install a bundle in no channel; classic and a
+		// named channel never can, and "not found" would mislead.
+		return req, usageErrorf("package %q has no channels in any --catalog: none of its bundles is in a channel", o.Package)
 	}
 	slices.Sort(channels)
 	channels = slices.Compact(channels)
