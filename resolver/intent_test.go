@@ -218,3 +218,66 @@ func TestIntentErrorsCarryPosition(t *testing.T) {
 		})
 	}
 }
+
+func selCatalog(t *testing.T, name string, priority int, version string, lbls map[string]string) *catalog.Catalog {
+	t.Helper()
+	doc := "schema: olm.package\nname: sel\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: sel\nname: stable\nentries: [{name: sel.v" + version + "}]\n---\nschema: olm.bundle\npackage: sel\nname: sel.v" + version + "\nimage: example.com/sel:v" + version + "\nproperties: [{type: olm.package, value: {packageName: sel, version: " + version + "}}]\n"
+	cfg, err := fbc.Decode(name+".yaml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := catalog.New(name, cfg)
+	c.Priority, c.Labels = priority, lbls
+	return c
+}
+
+// TestIntentCatalogSelector pins issue 15 item 4: a ClusterExtension's
+// catalog selector (matchLabels and matchExpressions, Kubernetes' rules)
+// chooses among the catalogs by their labels and the implicit name label;
+// an invalid selector is a path:line error.
+func TestIntentCatalogSelector(t *testing.T) {
+	cats := []*catalog.Catalog{
+		selCatalog(t, "internal", 0, "0.1.0", map[string]string{"tier": "internal"}),
+		selCatalog(t, "community", 5, "0.2.0", nil),
+		selCatalog(t, "z", 10, "0.3.0", map[string]string{"tier": "edge"}),
+	}
+	spec := func(selector string) string {
+		return ceHead + "spec:\n  namespace: ns\n  serviceAccount: {name: installer}\n  source:\n    sourceType: Catalog\n    catalog:\n      packageName: sel\n" + selector
+	}
+	for _, tc := range []struct{ name, selector, want, wantErr string }{
+		{name: "no selector: highest priority", want: "sel.v0.3.0"},
+		{name: "NotIn excludes a catalog by name",
+			selector: "      selector:\n        matchExpressions: [{key: olm.operatorframework.io/metadata.name, operator: NotIn, values: [z]}]\n",
+			want:     "sel.v0.2.0"},
+		{name: "matchLabels on a catalog label",
+			selector: "      selector: {matchLabels: {tier: internal}}\n", want: "sel.v0.1.0"},
+		{name: "DoesNotExist on a catalog label",
+			selector: "      selector:\n        matchExpressions: [{key: tier, operator: DoesNotExist}]\n", want: "sel.v0.2.0"},
+		{name: "matchLabels and matchExpressions AND",
+			selector: "      selector:\n        matchLabels: {tier: edge}\n        matchExpressions: [{key: olm.operatorframework.io/metadata.name, operator: In, values: [internal]}]\n",
+			wantErr:  "no bundles found"},
+		{name: "invalid label value",
+			selector: "      selector: {matchLabels: {tier: \"not valid!\"}}\n",
+			wantErr:  "sel.yaml:12: ClusterExtension spec.source.catalog.selector: desired catalog selector is invalid"},
+		{name: "invalid operator",
+			selector: "      selector:\n        matchExpressions: [{key: tier, operator: Near, values: [x]}]\n",
+			wantErr:  "sel.yaml:13: ClusterExtension spec.source.catalog.selector: desired catalog selector is invalid"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			intents, err := subscription.Parse("sel.yaml", []byte(spec(tc.selector)))
+			if err == nil {
+				var res resolver.Result
+				res, err = resolver.Successors(cats, intents[0].Request(""))
+				if err == nil && res.Best().Name() != tc.want {
+					t.Errorf("bundle = %s, want %s", res.Best().Name(), tc.want)
+				}
+			}
+			if tc.wantErr == "" && err != nil {
+				t.Fatal(err)
+			}
+			if tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("error = %v, want it to contain %q", err, tc.wantErr)
+			}
+		})
+	}
+}

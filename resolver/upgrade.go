@@ -3,6 +3,8 @@ package resolver
 import (
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/labels"
+
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/catalog/property"
 	"github.com/olmops/olmops/catalog/semver"
@@ -58,6 +60,10 @@ type Request struct {
 	// Catalog limits the search to the catalog of that name (a
 	// Subscription's source); "" searches them all.
 	Catalog string
+	// CatalogSelector, when set, limits the search to the catalogs whose
+	// labels it matches (a ClusterExtension's spec.source.catalog.selector),
+	// each catalog carrying its Labels plus CatalogNameLabel=<name>.
+	CatalogSelector labels.Selector
 	// CatalogNamespace is the namespace of Catalog (a Subscription's
 	// spec.sourceNamespace), named in OLM's words when the catalog has
 	// nothing for the request; "" leaves it out.
@@ -186,6 +192,9 @@ func Successors(cats []*catalog.Catalog, req Request) (Result, error) {
 	}
 	if req.Catalog != "" {
 		cats = selectCatalog(cats, req.Catalog)
+	}
+	if req.CatalogSelector != nil {
+		cats = selectLabels(cats, req.CatalogSelector)
 	}
 	switch req.Policy {
 	case Semver, "":

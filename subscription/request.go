@@ -1,6 +1,10 @@
 package subscription
 
-import "github.com/olmops/olmops/resolver"
+import (
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/olmops/olmops/resolver"
+)
 
 // Request is what the intent asks of the resolver, with def as the
 // cluster's successor policy. Installed is taken from the intent's status;
@@ -15,6 +19,15 @@ func (i *Intent) Request(def Policy) resolver.Request {
 		// A Subscription without spec.channel means the default channel to
 		// OLM classic, whatever the successor policy.
 		DefaultChannel: i.Kind == KindSubscription,
+	}
+	if i.CatalogSelector != nil {
+		sel, err := resolver.ParseCatalogSelector(i.CatalogSelector)
+		if err != nil {
+			// Parse reports a bad selector; an Intent built by hand with
+			// one selects nothing rather than everything.
+			sel = labels.Nothing()
+		}
+		req.CatalogSelector = sel
 	}
 	if i.Installed != nil {
 		req.Installed = &resolver.Installed{Bundle: i.Installed.Bundle, Version: i.Installed.Version}
