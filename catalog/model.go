@@ -18,6 +18,10 @@ type Catalog struct {
 	Name string
 	// Priority orders catalogs: higher is preferred.
 	Priority int
+	// Labels are the catalog's labels, which a ClusterExtension's catalog
+	// selector matches; the resolver adds the name label of OLM v1
+	// (olm.operatorframework.io/metadata.name) itself.
+	Labels map[string]string
 	// Packages by name.
 	Packages map[string]*Package
 	// Others are the objects of schemas olmops does not model, kept as read.

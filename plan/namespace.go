@@ -188,9 +188,10 @@ func (pl *planner) dependency(ctx context.Context, ns namespaceMembers, d resolv
 	k := Key{ns.name, d.Name}
 	spec := v1alpha1.InstallPlanSpec{
 		Cluster: pl.in.Cluster.Name, Package: d.Package,
-		Subscription:    v1alpha1.PlanSubscription{Kind: kindDependency, RequiredBy: requiredBy},
-		Approval:        pl.in.Cluster.Approval,
-		SuccessorPolicy: pl.in.Cluster.SuccessorPolicy,
+		Subscription: v1alpha1.PlanSubscription{Kind: kindDependency, RequiredBy: requiredBy},
+		Approval:     pl.in.Cluster.Approval,
+		// A dependency is proposed as a Subscription, so it takes that kind's policy.
+		SuccessorPolicy: v1alpha1.SuccessorPolicy((&subscription.Intent{Kind: subscription.KindSubscription}).PolicyOr(subscription.Policy(pl.in.Cluster.SuccessorPolicy))),
 	}
 	group := k.Name
 	if len(requiredBy) > 0 {

@@ -3,6 +3,7 @@ package resolver
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -22,84 +23,123 @@ const celCostLimit = 1_000_000
 
 const maxConstraintDepth = 32
 
-// compileConstraint turns an olm.constraint tree into a solver condition:
-// every leaf becomes "one of these bundles", compounds map onto And, Or and
-// Not.
-// Leaves outside a not are recorded as the dependent's requirements.
-func (p *problem) compileConstraint(dep *bundleVar, c property.Constraint, depth int, negated bool) (sat.Condition, error) {
-	if depth > maxConstraintDepth {
-		return nil, fmt.Errorf("constraint nested deeper than %d levels", maxConstraintDepth)
-	}
-	var ids []sat.Identifier
-	var err error
+// predicate is an olm.constraint read as OLM reads it: a test of one
+// candidate bundle.
+type predicate func(*catalog.Bundle) (bool, error)
+
+// constraintProviders lists the entries of the bundles that satisfy c,
+// most preferred first: the dependent needs one of them. A compound is one
+// predicate too, so all{A, B} needs one bundle that is both A and B, and
+// not{A} one bundle that is not A; neither ever asks for two bundles or
+// bans one from the namespace. Leaves take the indexed paths.
+func (p *problem) constraintProviders(dep *bundleVar, c property.Constraint) ([]sat.Identifier, error) {
 	switch {
 	case c.GVK != nil:
-		ids = p.providers(dep, *c.GVK)
+		return p.providers(dep, *c.GVK), nil
 	case c.Package != nil:
-		ids, err = p.packageProviders(dep, *c.Package)
-	case c.Cel != nil:
-		ids, err = p.celProviders(dep, c.Cel.Rule)
-	case c.All != nil, c.Any != nil, c.Not != nil:
-		return p.compileCompound(dep, c, depth, negated)
-	default:
-		return nil, fmt.Errorf("constraint has no predicate")
+		return p.packageProviders(dep, *c.Package)
 	}
+	pred, err := p.predicate(c, 0)
 	if err != nil {
 		return nil, err
 	}
-	if !negated {
-		dep.deps = append(dep.deps, ids)
-	}
-	return sat.Dependency(ids...), nil
+	return p.matching(dep, pred)
 }
 
-func (p *problem) compileCompound(dep *bundleVar, c property.Constraint, depth int, negated bool) (sat.Condition, error) {
-	comp := c.All
-	if c.Any != nil {
-		comp = c.Any
-	} else if c.Not != nil {
-		comp = c.Not
-	}
-	subs := make([]sat.Condition, 0, len(comp.Constraints))
-	for _, sc := range comp.Constraints {
-		cond, err := p.compileConstraint(dep, sc, depth+1, negated != (c.Not != nil))
-		if err != nil {
-			return nil, err
-		}
-		subs = append(subs, cond)
-	}
-	switch {
-	case c.All != nil:
-		return sat.And(subs...), nil
-	case c.Any != nil:
-		return sat.Or(subs...), nil
-	}
-	// not: none of the sub-constraints may hold.
-	return sat.Not(sat.Or(subs...)), nil
-}
-
-func (p *problem) celProviders(dep *bundleVar, rule string) ([]sat.Identifier, error) {
-	prg, err := compileCEL(rule)
-	if err != nil {
-		return nil, err
-	}
+// matching lists the entries of every bundle pred accepts, in OLM's order.
+func (p *problem) matching(dep *bundleVar, pred predicate) ([]sat.Identifier, error) {
 	var cands []*bundleVar
 	for _, cat := range p.ns.Catalogs {
 		for _, pn := range cat.PackageNames() {
 			pkg := cat.Packages[pn]
 			for _, bn := range pkg.BundleNames() {
 				b := pkg.Bundles[bn]
-				ok, err := evalCEL(prg, p.celInput(b))
+				ok, err := pred(b)
 				if err != nil {
-					return nil, fmt.Errorf("cel rule %q on bundle %s: %w", rule, b.Name, err)
+					return nil, fmt.Errorf("bundle %s: %w", b.Name, err)
 				}
 				if ok {
-					cands = append(cands, p.entries(cat, b, dep.subCatalog)...)
+					cands = append(cands, p.entries(cat, b)...)
 				}
 			}
 		}
 	}
 	return p.ordered(dep, cands), nil
+}
+
+// predicate compiles c into a test of one bundle; all, any and not combine
+// the tests of their children.
+func (p *problem) predicate(c property.Constraint, depth int) (predicate, error) {
+	if depth > maxConstraintDepth {
+		return nil, fmt.Errorf("constraint nested deeper than %d levels", maxConstraintDepth)
+	}
+	switch {
+	case c.GVK != nil:
+		g := *c.GVK
+		return func(b *catalog.Bundle) (bool, error) { return slices.Contains(b.Props.GVKs, g), nil }, nil
+	case c.Package != nil:
+		rng, err := semver.ParseClassicRange(c.Package.VersionRange)
+		if err != nil {
+			return nil, err
+		}
+		name := c.Package.PackageName
+		return func(b *catalog.Bundle) (bool, error) {
+			return b.Package.Name == name && b.Version != nil && rng.Contains(b.Version), nil
+		}, nil
+	case c.Cel != nil:
+		return p.celPredicate(c.Cel.Rule)
+	case c.All != nil:
+		return p.compound(c.All, depth, true)
+	case c.Any != nil:
+		return p.compound(c.Any, depth, false)
+	case c.Not != nil:
+		// OLM's not is "none of": any child holding makes it false.
+		anyOf, err := p.compound(c.Not, depth, false)
+		if err != nil {
+			return nil, err
+		}
+		return func(b *catalog.Bundle) (bool, error) {
+			ok, err := anyOf(b)
+			return !ok && err == nil, err
+		}, nil
+	}
+	return nil, fmt.Errorf("constraint has no predicate")
+}
+
+// compound combines the children's tests: for all every child must hold,
+// for any (all false) one must; the first child that decides stops.
+func (p *problem) compound(comp *property.Compound, depth int, all bool) (predicate, error) {
+	preds := make([]predicate, 0, len(comp.Constraints))
+	for _, sc := range comp.Constraints {
+		pr, err := p.predicate(sc, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		preds = append(preds, pr)
+	}
+	return func(b *catalog.Bundle) (bool, error) {
+		for _, pr := range preds {
+			ok, err := pr(b)
+			if err != nil || ok != all {
+				return ok, err
+			}
+		}
+		return all, nil
+	}, nil
+}
+
+func (p *problem) celPredicate(rule string) (predicate, error) {
+	prg, err := compileCEL(rule)
+	if err != nil {
+		return nil, err
+	}
+	return func(b *catalog.Bundle) (bool, error) {
+		ok, err := evalCEL(prg, p.celInput(b))
+		if err != nil {
+			return false, fmt.Errorf("cel rule %q: %w", rule, err)
+		}
+		return ok, nil
+	}, nil
 }
 
 var (

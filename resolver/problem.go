@@ -49,9 +49,6 @@ type bundleVar struct {
 	constraints []sat.Constraint
 	// deps are the candidate lists of each dependency, for RequiredBy.
 	deps [][]sat.Identifier
-	// subCatalog is the catalog of the subscription that pulled it in, the
-	// first preference for its dependencies.
-	subCatalog string
 }
 
 func newProblem(ns Namespace) *problem {
@@ -84,11 +81,11 @@ func (p *problem) addSubscriptions() error {
 		res, err := Successors(p.ns.Catalogs, s.Request)
 		if errors.Is(err, ErrNoCandidates) {
 			s.Name = name
-			p.subs = append(p.subs, subscriptionVar{sub: s, id: sat.Identifier("subscription " + name), noCandidates: err.Error()})
+			p.subs = append(p.subs, subscriptionVar{sub: s, id: sat.Identifier("subscription " + name), noCandidates: posPrefix(s.Pos) + err.Error()})
 			continue
 		}
 		if err != nil {
-			return subscriptionError(name, err)
+			return subscriptionError(s.Request, err)
 		}
 		cands := res.Candidates
 		if s.Held != "" && s.Installed != nil {
@@ -96,7 +93,7 @@ func (p *problem) addSubscriptions() error {
 		}
 		sv := subscriptionVar{sub: s, id: sat.Identifier("subscription " + name), candidates: cands, result: res}
 		for _, c := range cands {
-			bv := p.bundle(c.Catalog, c.Channel, c.Bundle, s.Package, c.Name(), s.Catalog)
+			bv := p.bundle(c.Catalog, c.Channel, c.Bundle, s.Package, c.Name())
 			sv.ids = append(sv.ids, bv.id)
 		}
 		sv.sub.Name = name
@@ -115,12 +112,12 @@ func stayOnly(cands []Candidate) []Candidate {
 	return cands[len(cands)-1:]
 }
 
-func (p *problem) bundle(cat *catalog.Catalog, ch *catalog.Channel, b *catalog.Bundle, pkg, name, subCatalog string) *bundleVar {
+func (p *problem) bundle(cat *catalog.Catalog, ch *catalog.Channel, b *catalog.Bundle, pkg, name string) *bundleVar {
 	id := bundleID(cat, ch, name)
 	if bv, ok := p.bundles[id]; ok {
 		return bv
 	}
-	bv := &bundleVar{id: id, cat: cat, ch: ch, b: b, pkg: pkg, name: name, subCatalog: subCatalog}
+	bv := &bundleVar{id: id, cat: cat, ch: ch, b: b, pkg: pkg, name: name}
 	p.bundles[id] = bv
 	p.order = append(p.order, id)
 	p.queue = append(p.queue, bv)
@@ -175,15 +172,16 @@ func (p *problem) constrain(bv *bundleVar) error {
 		}
 	}
 	for _, c := range b.Props.Constraints {
-		cond, err := p.compileConstraint(bv, c, 0, false)
+		ids, err := p.constraintProviders(bv, c)
 		if err != nil {
 			return fmt.Errorf("%s: bundle %s: olm.constraint: %w", b.Pos, b.Name, err)
 		}
+		bv.deps = append(bv.deps, ids)
 		msg := c.FailureMessage
 		if msg == "" {
 			msg = fmt.Sprintf("bundle %s requires %s", b.Name, describeConstraint(c))
 		}
-		bv.constraints = append(bv.constraints, sat.WithMessage(cond, msg))
+		bv.constraints = append(bv.constraints, sat.WithMessage(sat.Dependency(ids...), msg))
 	}
 	return nil
 }
@@ -193,7 +191,7 @@ func (p *problem) providers(dep *bundleVar, g property.GVK) []sat.Identifier {
 	var cands []*bundleVar
 	for _, cat := range p.ns.Catalogs {
 		for _, b := range cat.Providers(g) {
-			cands = append(cands, p.entries(cat, b, dep.subCatalog)...)
+			cands = append(cands, p.entries(cat, b)...)
 		}
 	}
 	return p.ordered(dep, cands)
@@ -213,7 +211,7 @@ func (p *problem) packageProviders(dep *bundleVar, req property.PackageRequired)
 		for _, bn := range pkg.BundleNames() {
 			b := pkg.Bundles[bn]
 			if b.Version != nil && rng.Contains(b.Version) {
-				cands = append(cands, p.entries(cat, b, dep.subCatalog)...)
+				cands = append(cands, p.entries(cat, b)...)
 			}
 		}
 	}
@@ -223,11 +221,11 @@ func (p *problem) packageProviders(dep *bundleVar, req property.PackageRequired)
 // entries are the variables of a bundle: one per channel it is in, except
 // channels where another entry skips it. A skipped entry is never offered
 // as a dependency, as in OLM classic.
-func (p *problem) entries(cat *catalog.Catalog, b *catalog.Bundle, subCatalog string) []*bundleVar {
+func (p *problem) entries(cat *catalog.Catalog, b *catalog.Bundle) []*bundleVar {
 	out := make([]*bundleVar, 0, len(b.Channels))
 	for _, ch := range b.Channels {
 		if !p.skippedIn(ch)[b.Name] {
-			out = append(out, p.bundle(cat, ch, b, b.Package.Name, b.Name, subCatalog))
+			out = append(out, p.bundle(cat, ch, b, b.Package.Name, b.Name))
 		}
 	}
 	return out
@@ -247,17 +245,19 @@ func (p *problem) skippedIn(ch *catalog.Channel) map[string]bool {
 	return s
 }
 
-// ordered sorts dependency candidates by OLM's preferences: the
-// subscription's catalog, higher catalog priority, the dependent's own
-// catalog, the default channel, channels by name, then newer within a
-// channel (closer to the head).
+// ordered sorts dependency candidates by OLM classic's preferences: the
+// dependent bundle's own catalog, higher catalog priority, catalog name,
+// package name, the package's default channel, channels by name, then
+// closer to the channel head. The subscription that pulled the dependent
+// in plays no part: a dependency of a dependency looks first where its
+// dependent came from.
 func (p *problem) ordered(dep *bundleVar, cands []*bundleVar) []sat.Identifier {
 	slices.SortStableFunc(cands, func(a, b *bundleVar) int {
 		return cmp.Or(
-			boolFirst(a.cat.Name == dep.subCatalog, b.cat.Name == dep.subCatalog),
-			cmp.Compare(b.cat.Priority, a.cat.Priority),
 			boolFirst(a.cat == dep.cat, b.cat == dep.cat),
+			cmp.Compare(b.cat.Priority, a.cat.Priority),
 			cmp.Compare(a.cat.Name, b.cat.Name),
+			cmp.Compare(a.pkg, b.pkg),
 			boolFirst(isDefault(a.ch), isDefault(b.ch)),
 			cmp.Compare(a.ch.Name, b.ch.Name),
 			cmp.Compare(p.rank(a), p.rank(b)),

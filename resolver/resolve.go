@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/catalog/property"
 	"github.com/olmops/olmops/resolver/sat"
 )
 
@@ -138,6 +139,14 @@ func (p *problem) explain(e *sat.NotSatisfiable) error {
 // subscriptionError is a subscription that cannot be read (a bad range,
 // an unknown policy, catalogs that tie): a problem with the request, not a
 // conflict the solver could explain.
-func subscriptionError(name string, err error) error {
-	return fmt.Errorf("subscription %s: %w", name, err)
+func subscriptionError(req Request, err error) error {
+	return fmt.Errorf("%ssubscription %s: %w", posPrefix(req.Pos), req.Name, err)
+}
+
+// posPrefix is "path:line: " for a request read from a file, else "".
+func posPrefix(pos property.Pos) string {
+	if pos.File == "" {
+		return ""
+	}
+	return pos.String() + ": "
 }

@@ -21,7 +21,6 @@ const (
 	skipLabel         = "olm.label dependencies (a bundle requiring another bundle's olm.label property) are OLM classic's legacy dependency type; olmops resolves olm.gvk, olm.package and olm.constraint dependencies"
 	skipUnsubscribed  = "operators installed without a subscription: olmops resolves the subscriptions of a namespace, and every installed operator in a GitOps repo has one"
 	skipFault         = "fault injection into operator-controller's catalog walker: olmops resolves over catalogs already loaded from files, there is no walker to fail"
-	skipSelector      = "catalog label selector validation belongs to the ClusterExtension reader, not the resolver"
 	skipFailFwd       = "the TechPreviewUnsafeFailForward upgrade strategy reasons over installed CSV phases (Failed, Replacing), which a GitOps repo does not record"
 	skipGVKString     = "parsing of OLM classic's provided-APIs annotation (Kind.version.group) is CSV reading, not upgrade edges"
 	skipOther         = "validate-level scenario: run by package catalog (catalog/scenarios_test.go)"
@@ -66,34 +65,23 @@ func runScenario(t *testing.T, s scenario) {
 }
 
 // scenarioCatalogs builds the catalogs a scenario resolves over, leaving
-// out unavailable ones and those a selector's matchLabels exclude (the
-// caller's job in olmops, done here as operator-controller's walker does).
+// out unavailable ones; a v1 request's selector is the resolver's to apply.
 func scenarioCatalogs(t *testing.T, s scenario) []*catalog.Catalog {
 	if s.Catalog != nil {
 		return []*catalog.Catalog{buildCatalog(t, "catalog", 0, s.Catalog)}
-	}
-	var labels map[string]any
-	if s.Request != nil {
-		labels, _ = s.Request.Selector["matchLabels"].(map[string]any)
 	}
 	var cats []*catalog.Catalog
 	for _, c := range s.Catalogs {
 		if c.Available != nil && !*c.Available {
 			continue
 		}
-		match := true
-		for k, v := range labels {
-			if c.Labels[k] != fmt.Sprint(v) {
-				match = false
-			}
+		name := c.Name
+		if c.Namespace != "" {
+			name += "/" + c.Namespace // a classic CatalogSource is name/namespace
 		}
-		if match {
-			name := c.Name
-			if c.Namespace != "" {
-				name += "/" + c.Namespace // a classic CatalogSource is name/namespace
-			}
-			cats = append(cats, buildCatalog(t, name, c.Priority, c.Packages))
-		}
+		cat := buildCatalog(t, name, c.Priority, c.Packages)
+		cat.Labels = c.Labels
+		cats = append(cats, cat)
 	}
 	return cats
 }
@@ -114,20 +102,18 @@ func runV1Resolve(t *testing.T, s scenario) {
 	if hasFault(s) {
 		t.Skip(skipFault)
 	}
-	if sel := s.Request.Selector; sel != nil {
-		if _, ok := sel["matchExpressions"]; ok {
-			t.Skip(skipSelector)
-		}
-		if l, _ := sel["matchLabels"].(map[string]any); l[""] != nil {
-			t.Skip(skipSelector)
-		}
+	sel, err := ParseCatalogSelector(s.Request.Selector)
+	if err != nil {
+		checkError(t, s.Expect, err)
+		return
 	}
 	req := Request{
-		Package:       s.Request.Package,
-		Channels:      s.Request.Channels,
-		VersionRange:  s.Request.Version,
-		SelfCertified: s.Request.UpgradeConstraintPolicy == "SelfCertified",
-		Policy:        Semver,
+		CatalogSelector: sel,
+		Package:         s.Request.Package,
+		Channels:        s.Request.Channels,
+		VersionRange:    s.Request.Version,
+		SelfCertified:   s.Request.UpgradeConstraintPolicy == "SelfCertified",
+		Policy:          Semver,
 	}
 	if in := s.Installed; in != nil {
 		req.Installed = &Installed{Bundle: in.Bundle, Version: in.Version, Release: in.Release}

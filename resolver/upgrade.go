@@ -3,7 +3,10 @@ package resolver
 import (
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/labels"
+
 	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/catalog/property"
 	"github.com/olmops/olmops/catalog/semver"
 )
 
@@ -28,8 +31,13 @@ type Request struct {
 	Package string
 	// Channels to take bundles from. None means, for Classic, the default
 	// channel (every channel when the package has none), and for Semver
-	// every bundle of the package, even those in no channel.
+	// every bundle of the package, even those in no channel, unless
+	// DefaultChannel is set.
 	Channels []string
+	// DefaultChannel makes "no Channels" mean the package's default channel
+	// under every policy: what a Subscription without spec.channel means
+	// to OLM classic, which never reads it as "any channel".
+	DefaultChannel bool
 	// VersionRange limits candidates, in OLM v1 syntax ("" for any).
 	VersionRange string
 	// Installed is the bundle installed now; nil for a fresh install.
@@ -45,14 +53,27 @@ type Request struct {
 	// X.Y.Z are the versions in ^X.Y.Z, so never a new major version, for
 	// 0.Y.Z only patches, and for 0.0.Z nothing.
 	ForceSemverUpgradeConstraints bool
-	// StartingCSV is the bundle a fresh Classic install starts from
-	// instead of the channel head.
+	// StartingCSV is the bundle a fresh install starts from instead of the
+	// channel head, under either policy; a request whose channels and range
+	// do not hold it fails rather than install something else.
 	StartingCSV string
 	// Catalog limits the search to the catalog of that name (a
 	// Subscription's source); "" searches them all.
 	Catalog string
+	// CatalogSelector, when set, limits the search to the catalogs whose
+	// labels it matches (a ClusterExtension's spec.source.catalog.selector),
+	// each catalog carrying its Labels plus CatalogNameLabel=<name>.
+	CatalogSelector labels.Selector
+	// CatalogNamespace is the namespace of Catalog (a Subscription's
+	// spec.sourceNamespace), named in OLM's words when the catalog has
+	// nothing for the request; "" leaves it out.
+	CatalogNamespace string
 	// Name names the subscription in Classic's messages; "" uses Package.
 	Name string
+	// Pos is where the subscription is written; errors Resolve returns
+	// about this one subscription start with it, so an editor or a GitHub
+	// annotation points at the file. Zero when the request has no file.
+	Pos property.Pos
 }
 
 // Installed identifies the installed bundle.
@@ -171,6 +192,9 @@ func Successors(cats []*catalog.Catalog, req Request) (Result, error) {
 	}
 	if req.Catalog != "" {
 		cats = selectCatalog(cats, req.Catalog)
+	}
+	if req.CatalogSelector != nil {
+		cats = selectLabels(cats, req.CatalogSelector)
 	}
 	switch req.Policy {
 	case Semver, "":

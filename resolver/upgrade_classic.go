@@ -16,11 +16,11 @@ import (
 // whose edge covers the installed bundle (every entry for an install),
 // and the installed bundle last, as the fallback the solver keeps.
 func classicSuccessors(cats []*catalog.Catalog, req Request, rng semver.Range) (Result, error) {
-	sub := req.Name
-	if sub == "" {
-		sub = req.Package
-	}
+	sub := subscriptionName(req)
 	if req.Catalog != "" && len(cats) == 0 {
+		if req.CatalogNamespace != "" {
+			return Result{}, notFoundf(0, "no operators found from catalog %s in namespace %s referenced by subscription %s", req.Catalog, req.CatalogNamespace, sub)
+		}
 		return Result{}, notFoundf(0, "no operators found from catalog %s referenced by subscription %s", req.Catalog, sub)
 	}
 	var in *installed
@@ -97,6 +97,14 @@ func classicStay(cats []*catalog.Catalog, pkg string, in *installed) Candidate {
 		}
 	}
 	return c
+}
+
+// subscriptionName names the subscription in OLM's messages.
+func subscriptionName(req Request) string {
+	if req.Name != "" {
+		return req.Name
+	}
+	return req.Package
 }
 
 func channelList(chans []string) string { return strings.Join(chans, ",") }

@@ -30,7 +30,7 @@ func semverSuccessors(cats []*catalog.Catalog, req Request, rng semver.Range) (R
 		if pkg == nil {
 			continue
 		}
-		cands, err := semverCandidates(cat, pkg, req, rng, in)
+		cands, err := semverCandidates(cat, pkg, channelsOf(pkg, req), rng, in)
 		if err != nil {
 			return Result{}, err
 		}
@@ -52,6 +52,11 @@ func semverSuccessors(cats []*catalog.Catalog, req Request, rng semver.Range) (R
 	if len(resolved) > 1 && resolved[0].cat.Priority != resolved[1].cat.Priority {
 		resolved = resolved[:1]
 	}
+	if len(resolved) == 0 && in == nil && req.StartingCSV != "" {
+		// The user pinned the first version: installing another one would
+		// be exactly what they avoided.
+		return Result{}, notFoundf(3, "no operators found with name %s in channel %s of package %s in the catalog referenced by subscription %s", req.StartingCSV, channelList(req.Channels), req.Package, subscriptionName(req))
+	}
 	if len(resolved) != 1 {
 		e := &ResolutionError{Package: req.Package, VersionRange: req.VersionRange, Channels: req.Channels}
 		if in != nil {
@@ -71,9 +76,19 @@ func semverSuccessors(cats []*catalog.Catalog, req Request, rng semver.Range) (R
 	}, nil
 }
 
+// channelsOf returns req with the package's default channel as its only
+// channel when req asks for the default channel and names none.
+func channelsOf(pkg *catalog.Package, req Request) Request {
+	if len(req.Channels) == 0 && req.DefaultChannel && pkg.DefaultChannel != "" {
+		req.Channels = []string{pkg.DefaultChannel}
+	}
+	return req
+}
+
 // semverCandidates lists one catalog's candidates, sorted: bundles in the
 // requested channels (all of the package's when none is requested) and
-// the range, that the installed bundle may move to.
+// the range, that the installed bundle may move to; for a fresh install
+// with a StartingCSV, that bundle only.
 func semverCandidates(cat *catalog.Catalog, pkg *catalog.Package, req Request, rng semver.Range, in *installed) ([]Candidate, error) {
 	var caret semver.Range
 	if in != nil && req.ForceSemverUpgradeConstraints && !req.SelfCertified {
@@ -86,7 +101,7 @@ func semverCandidates(cat *catalog.Catalog, pkg *catalog.Package, req Request, r
 	for _, name := range pkg.BundleNames() {
 		b := pkg.Bundles[name]
 		ch, ok := channelFor(b, req.Channels)
-		if !ok || !inRange(rng, b) {
+		if !ok || !inRange(rng, b) || (in == nil && req.StartingCSV != "" && b.Name != req.StartingCSV) {
 			continue
 		}
 		c := Candidate{Catalog: cat, Channel: ch, Bundle: b, Deprecated: b.Deprecated()}

@@ -157,6 +157,7 @@ func TestSuccessorsErrors(t *testing.T) {
 		{"classic missing package", Request{Package: "nope", Policy: Classic, Name: "sub"}, "no operators found in package nope in the catalog referenced by subscription sub", true},
 		{"classic missing channel", Request{Package: "etcd", Channels: []string{"beta"}, Policy: Classic}, "no operators found in channel beta of package etcd in the catalog referenced by subscription etcd", true},
 		{"classic missing catalog", Request{Package: "etcd", Catalog: "other", Policy: Classic}, "no operators found from catalog other referenced by subscription etcd", true},
+		{"classic missing catalog in a namespace", Request{Package: "etcd", Catalog: "other", CatalogNamespace: "olm", Policy: Classic}, "no operators found from catalog other in namespace olm referenced by subscription etcd", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -78,7 +78,8 @@ type Intent struct {
 	// Package is the package to install (spec.name; spec.source.catalog.packageName).
 	Package string
 	// Channels the bundle may come from; empty means the package's default
-	// channel (Subscription) or any channel (ClusterExtension).
+	// channel (Subscription, under either policy) or any channel
+	// (ClusterExtension).
 	Channels []string
 	// VersionRange is an OLM v1 version range (spec.source.catalog.version);
 	// empty means any version.
@@ -102,7 +103,8 @@ type Intent struct {
 	// cluster's default.
 	Policy Policy
 	// StartingCSV is spec.startingCSV of a Subscription: the bundle to
-	// install first when nothing is installed.
+	// install first when nothing is installed, under either policy (the
+	// resolver refuses rather than install another).
 	StartingCSV string
 	// ServiceAccount is spec.serviceAccount.name of a ClusterExtension.
 	ServiceAccount string
@@ -143,13 +145,25 @@ func (i *Intent) ApprovalOr(def Approval) Approval {
 	return Automatic
 }
 
-// PolicyOr returns the intent's successor policy, else def, else Semver.
+// PolicyOr returns the intent's successor policy, else def (the cluster's,
+// when olmops.yaml names one), else the policy of the intent's kind: OLM
+// classic's for a Subscription, OLM v1's for a ClusterExtension, so that
+// each kind means what it means to the OLM that defines it.
 func (i *Intent) PolicyOr(def Policy) Policy {
 	switch {
 	case i.Policy != "":
 		return i.Policy
 	case def != "":
 		return def
+	}
+	return KindPolicy(i.Kind)
+}
+
+// KindPolicy is the successor policy of the OLM that defines kind: Classic
+// for a Subscription, Semver otherwise.
+func KindPolicy(kind Kind) Policy {
+	if kind == KindSubscription {
+		return Classic
 	}
 	return Semver
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/olmops/olmops/resolver"
 )
 
 // API versions olmops reads intent from.
@@ -18,10 +20,6 @@ const (
 	// ClusterExtensionAPIVersion is the apiVersion of an OLM v1 ClusterExtension.
 	ClusterExtensionAPIVersion = "olm.operatorframework.io/v1"
 )
-
-// catalogNameLabel is the label every OLM v1 ClusterCatalog carries with its
-// own name; a selector matching it names one catalog.
-const catalogNameLabel = "olm.operatorframework.io/metadata.name"
 
 // Fields of metadata the API server writes; accepted and ignored so that
 // `kubectl get -o yaml` output reads cleanly.
@@ -301,8 +299,11 @@ func (d *decoder) clusterExtension(n *yaml.Node, in *Intent) {
 		in.UpgradeConstraintPolicy = UpgradeConstraintPolicy(p)
 	}
 	in.CatalogSelector = d.rawMap(cat["selector"], "spec.source.catalog.selector")
+	if _, err := resolver.ParseCatalogSelector(in.CatalogSelector); err != nil {
+		d.errorf(cat["selector"], "ClusterExtension spec.source.catalog.selector: %v", err)
+	}
 	if ml, ok := in.CatalogSelector["matchLabels"].(map[string]any); ok {
-		in.Catalog, _ = ml[catalogNameLabel].(string)
+		in.Catalog, _ = ml[resolver.CatalogNameLabel].(string)
 	}
 
 	install := d.fields(spec["install"], "spec.install", "preflight")

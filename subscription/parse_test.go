@@ -293,8 +293,14 @@ func TestIntentDefaults(t *testing.T) {
 	if got := in.ApprovalOr(Manual); got != Manual {
 		t.Errorf("ApprovalOr(Manual) = %s, want Manual", got)
 	}
-	if got := in.PolicyOr(""); got != Semver {
-		t.Errorf("PolicyOr(\"\") = %s, want Semver", got)
+	for kind, want := range map[Kind]Policy{KindSubscription: Classic, KindClusterExtension: Semver} {
+		in := Intent{Kind: kind}
+		if got := in.PolicyOr(""); got != want {
+			t.Errorf("%s: PolicyOr(\"\") = %s, want %s", kind, got, want)
+		}
+		if got := in.PolicyOr(Semver); got != Semver {
+			t.Errorf("%s: PolicyOr(Semver) = %s, want the cluster's Semver", kind, got)
+		}
 	}
 	in = Intent{Approval: Automatic, Policy: Classic}
 	if in.ApprovalOr(Manual) != Automatic || in.PolicyOr(Semver) != Classic {

@@ -22,7 +22,7 @@ spec:
 	}
 	r.SetDefaults("main")
 	for _, c := range r.Spec.Clusters {
-		fmt.Println(c.Name, c.Path, c.TargetBranch, c.Approval, c.SuccessorPolicy)
+		fmt.Println(c.Name, c.Path, c.TargetBranch, c.Approval)
 	}
 
 	_, err = v1alpha1.Load("olmops.yaml", []byte(`apiVersion: olmops.io/v1alpha1
@@ -34,6 +34,6 @@ spec:
 `))
 	fmt.Println(err)
 	// Output:
-	// prod clusters/prod main Manual Semver
+	// prod clusters/prod main Manual
 	// olmops.yaml:6: unknown field "aproval" in spec.clusters[0]
 }

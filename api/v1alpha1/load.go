@@ -112,9 +112,6 @@ func (r *RepositoryConfig) SetDefaults(checkedOutBranch string) {
 		if c.Approval == "" {
 			c.Approval = ApprovalAutomatic
 		}
-		if c.SuccessorPolicy == "" {
-			c.SuccessorPolicy = SuccessorPolicySemver
-		}
 	}
 	if f := r.Spec.Forge; f != nil && f.TokenSecret != nil && f.TokenSecret.Key == "" {
 		f.TokenSecret.Key = "token"

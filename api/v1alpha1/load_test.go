@@ -86,7 +86,6 @@ spec:
 	want.Spec.Clusters[0].Path = "clusters/prod"
 	want.Spec.Clusters[0].TargetBranch = "main"
 	want.Spec.Clusters[0].Approval = ApprovalAutomatic
-	want.Spec.Clusters[0].SuccessorPolicy = SuccessorPolicySemver
 	want.Spec.Forge.TokenSecret.Key = "token"
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("SetDefaults:\n got %+v\nwant %+v", got, want)
@@ -299,8 +298,8 @@ func TestDefaults(t *testing.T) {
 		Spec: RepositoryConfigSpec{
 			Catalogs: []Catalog{{Name: "internal", Path: "catalogs/internal"}, {Name: "operatorhub", Path: "catalogs/operatorhub"}},
 			Clusters: []Cluster{
-				{Name: "prod-east", Path: "clusters/prod-east", TargetBranch: "main", Approval: ApprovalAutomatic, SuccessorPolicy: SuccessorPolicySemver},
-				{Name: "staging", Path: "clusters/staging", TargetBranch: "main", Approval: ApprovalAutomatic, SuccessorPolicy: SuccessorPolicySemver},
+				{Name: "prod-east", Path: "clusters/prod-east", TargetBranch: "main", Approval: ApprovalAutomatic},
+				{Name: "staging", Path: "clusters/staging", TargetBranch: "main", Approval: ApprovalAutomatic},
 			},
 		},
 	}

@@ -169,7 +169,8 @@ type Cluster struct {
 	// +optional
 	Approval Approval `json:"approval,omitempty"`
 	// successorPolicy is the default successor policy of the cluster:
-	// Semver or Classic. Defaults to Semver.
+	// Semver or Classic. Unset, each object keeps its own OLM's policy:
+	// Classic for a Subscription, Semver for a ClusterExtension.
 	// +optional
 	SuccessorPolicy SuccessorPolicy `json:"successorPolicy,omitempty"`
 	// ClusterFacts may also be written here instead of in cluster.yaml.

@@ -58,7 +58,8 @@ directories of them) together, one resolution per namespace. A
 Subscription's spec.source names its catalog and status.installedCSV what is
 installed; a ClusterExtension's status.install.bundle. --policy is the
 default successor policy, which an olmops.io/successor-policy annotation
-overrides.
+overrides; without either, a Subscription resolves as OLM classic does
+(Classic) and a ClusterExtension as OLM v1 does (Semver).
 
 Exit codes: 0 every subscription resolved; 1 a subscription cannot be
 resolved (the error and its explanation are printed) or a subscription file
@@ -88,7 +89,7 @@ channel no catalog has), an unreadable file, or a catalog that does not load.`,
 	f.StringArrayVar(&opts.Channels, "channel", nil, "channel to take bundles from (repeatable; default: Semver any, Classic the default channel)")
 	f.StringVar(&opts.Version, "version", "", "OLM v1 version range, such as \">=1.2.0 <2.0.0\"")
 	f.StringVar(&opts.Installed, "installed", "", "installed bundle, as BUNDLE or BUNDLE@VERSION")
-	f.StringVar(&opts.Policy, "policy", "", "successor policy: Semver (OLM v1, the default) or Classic (OLM classic)")
+	f.StringVar(&opts.Policy, "policy", "", "successor policy: Semver (OLM v1) or Classic (OLM classic); default Semver for --package, each object's own kind for --subscriptions")
 	f.BoolVar(&opts.SelfCertified, "self-certified", false, "allow any bundle in range, ignoring upgrade edges (upgradeConstraintPolicy: SelfCertified)")
 	f.StringArrayVar(&opts.Subscriptions, "subscriptions", nil, "Subscription or ClusterExtension file or directory (repeatable)")
 	f.StringVar(&opts.Kubernetes, "kubernetes-version", "", "the cluster's Kubernetes version, for olm.kubeversion")
@@ -175,13 +176,20 @@ func (o *resolveOptions) request(cats []*catalog.Catalog) (resolver.Request, err
 		Policy: resolver.Policy(o.Policy), SelfCertified: o.SelfCertified,
 	}
 	var channels []string
+	found := false
 	for _, c := range cats {
 		if p := c.Packages[o.Package]; p != nil {
+			found = true
 			channels = append(channels, p.ChannelNames()...)
 		}
 	}
-	if channels == nil {
+	switch {
+	case !found:
 		return req, usageErrorf("package %q not found in any --catalog", o.Package)
+	case channels == nil && (req.Policy == resolver.Classic || len(o.Channels) > 0):
+		// OLM v1 may install a bundle in no channel; classic and a
+		// named channel never can, and "not found" would mislead.
+		return req, usageErrorf("package %q has no channels in any --catalog: none of its bundles is in a channel", o.Package)
 	}
 	slices.Sort(channels)
 	channels = slices.Compact(channels)

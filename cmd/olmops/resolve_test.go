@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -250,10 +251,7 @@ func TestResolveSubscriptionsExamples(t *testing.T) {
 				t.Fatalf("got %+v, want namespace etcd-system with two results", got)
 			}
 			ns := got.Namespaces[0]
-			etcd := "etcdoperator.v0.9.4" // Semver ignores startingCSV
-			if policy == "Classic" {
-				etcd = "etcdoperator.v0.9.2"
-			}
+			etcd := "etcdoperator.v0.9.2" // startingCSV is honoured under either policy
 			wantSubs := map[string]string{"acme-db": "acme-db.v1.1.0", "etcd": etcd}
 			for _, r := range ns.Results {
 				if wantSubs[r.Subscription] != r.Bundle || r.Edge != "install" || r.Channel != "stable" {
@@ -359,5 +357,19 @@ func TestResolveErrors(t *testing.T) {
 				t.Errorf("olmops %v: exit %d (want %d), stdout %q, stderr (want %q):\n%s", args, code, tt.want, out, tt.stderr, stderr)
 			}
 		})
+	}
+}
+
+// TestResolvePackageInNoChannel: a package whose bundles are in no channel
+// is there, so "not found" would send the user looking for a typo.
+func TestResolvePackageInNoChannel(t *testing.T) {
+	dir := t.TempDir()
+	fbc := "schema: olm.package\nname: lonely\n---\nschema: olm.bundle\npackage: lonely\nname: lonely.v1.0.0\nimage: example.com/l:v1\nproperties: [{type: olm.package, value: {packageName: lonely, version: 1.0.0}}]\n"
+	if err := os.WriteFile(filepath.Join(dir, "c.yaml"), []byte(fbc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runCLI(t, "resolve", "--catalog", dir, "--package", "lonely", "--policy", "Classic")
+	if want := `package "lonely" has no channels in any --catalog: none of its bundles is in a channel`; code != exitError || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, exitError, want)
 	}
 }
