@@ -30,6 +30,15 @@ type Forge interface {
 	Statuses(ctx context.Context, commit string) ([]Status, error)
 }
 
+// Commenter is a Forge where people and olmops talk on a proposal: a pull
+// request's comments. The git-only forge has none.
+type Commenter interface {
+	// Comments returns the bodies of the comments on p, oldest first.
+	Comments(ctx context.Context, p *Proposal) ([]string, error)
+	// Comment leaves body as a new comment on p.
+	Comment(ctx context.Context, p *Proposal, body string) error
+}
+
 // ProposalState is where a proposal stands.
 type ProposalState string
 

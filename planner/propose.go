@@ -117,19 +117,29 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 			return reports, nil
 		}
 	}
-	info, err := p.opts.Repo.CommitInfo(ctx, base)
+	marker := plan.Marker{Cluster: pr.Cluster.Name, Namespace: pr.Main.Namespace, Name: pr.Main.Name, To: to, Inputs: pr.Main.File.Spec.InputsDigest}
+	current, err := p.proposalHead(ctx, branch)
 	if err != nil {
 		return nil, err
 	}
-	author := p.opts.Author
-	author.When = info.Committer.When
-	marker := plan.Marker{Cluster: pr.Cluster.Name, Namespace: pr.Main.Namespace, Name: pr.Main.Name, To: to, Inputs: pr.Main.File.Spec.InputsDigest}
-	head, err := p.opts.Repo.Commit(ctx, gitsource.CommitRequest{
-		Parent: base, Branch: branch, Files: files(pr), Author: author,
-		Message: pr.Title() + "\n\n" + marker.String() + "\n",
-	})
-	if err != nil {
-		return nil, err
+	keep := false
+	if !current.IsZero() && stillOpen(existing) {
+		foreign, err := p.foreign(ctx, base, current)
+		if err != nil {
+			return nil, err
+		}
+		if len(foreign) > 0 {
+			return p.holdForeign(ctx, pr, existing, foreign, current)
+		}
+		if keep, err = p.unchanged(ctx, base, current, pr, marker); err != nil {
+			return nil, err
+		}
+	}
+	head := current
+	if !keep {
+		if head, err = p.commitProposal(ctx, base, branch, pr, marker); err != nil {
+			return nil, err
+		}
 	}
 	if p.forge == nil {
 		reports := p.planReports(pr, ActionProposed, head.String(), nil)
@@ -138,7 +148,7 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 		}
 		return reports, nil
 	}
-	if p.remote() {
+	if p.remote() && !keep {
 		if err := p.opts.Repo.Push(ctx, branch, true); err != nil {
 			return nil, err
 		}
@@ -152,6 +162,20 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 	}
 	log.Info("proposed", "to", to, "commit", head.String())
 	return p.planReports(pr, ActionProposed, head.String(), prop), nil
+}
+
+// commitProposal writes the proposal's commit on branch, based on base.
+func (p *Planner) commitProposal(ctx context.Context, base plumbing.Hash, branch string, pr *plan.Proposal, marker plan.Marker) (plumbing.Hash, error) {
+	info, err := p.opts.Repo.CommitInfo(ctx, base)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	author := p.opts.Author
+	author.When = info.Committer.When
+	return p.opts.Repo.Commit(ctx, gitsource.CommitRequest{
+		Parent: base, Branch: branch, Files: files(pr), Author: author,
+		Message: pr.Title() + "\n\n" + marker.String() + "\n",
+	})
 }
 
 func proposalName(p gitsource.Proposal) string {
