@@ -68,6 +68,8 @@ type Planner struct {
 	// pushed is the last commit each target branch was pushed at this
 	// run, checked against the remote at the end.
 	pushed map[string]plumbing.Hash
+	// forgeNote says why --check could not read proposals.
+	forgeNote string
 }
 
 // New returns a Planner for opts.
@@ -249,8 +251,15 @@ func (p *Planner) branch(ctx context.Context, repo *v1alpha1.RepositoryConfig, t
 			}
 		}
 		if p.opts.Check {
-			for _, pr := range append(auto, manual...) {
+			for _, pr := range auto {
 				cr.Plans = append(cr.Plans, p.planReports(pr, ActionStale, "", nil)...)
+			}
+			for _, pr := range manual {
+				reports, err := p.checkProposal(ctx, pr)
+				if err != nil {
+					return err
+				}
+				cr.Plans = append(cr.Plans, reports...)
 			}
 			report.Clusters = append(report.Clusters, cr)
 			continue
@@ -349,6 +358,9 @@ func (p *Planner) remote() bool { return p.opts.Push && p.opts.Repo.HasRemote() 
 // there is an origin, else the configured one or the git-only forge.
 func (p *Planner) setForge(repo *v1alpha1.RepositoryConfig) error {
 	p.forge = nil
+	if p.opts.Check {
+		return p.setCheckForge(repo)
+	}
 	if p.opts.Repo.HasRemote() && !p.opts.Push {
 		return nil
 	}

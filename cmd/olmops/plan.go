@@ -59,10 +59,12 @@ holding someone's commits that origin lacks is refused. The run exits 0
 only when everything it committed is on the remote.
 
 --check writes nothing: it exits 1 when a committed plan is stale or
-missing, listing what would change. --ref checks the plans at a revision
+missing and no proposal carries it, listing what would change. A Manual
+plan awaiting approval in an open proposal, or rejected by a closed one,
+is reported as such and is not a finding. --ref checks the plans at a revision
 (a pull request's head, in CI) instead of each cluster's target branch.
 
-Exit codes: 0 done (or, with --check, every plan current); 1 a cluster could
+Exit codes: 0 done (or, with --check, every plan current, awaiting approval or rejected); 1 a cluster could
 not be planned (its problems are printed, nothing was written for it; other
 clusters proceed) or --check found stale plans; 2 usage or I/O error.
 
