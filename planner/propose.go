@@ -157,7 +157,7 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 	if err != nil {
 		return nil, err
 	}
-	if err := p.forge.SetStatus(ctx, head.String(), upgradeable(st)); err != nil {
+	if err := p.forge.SetStatus(ctx, head.String(), upgradeable(pr, st, prop)); err != nil {
 		return nil, err
 	}
 	log.Info("proposed", "to", to, "commit", head.String())
@@ -187,16 +187,31 @@ func proposalName(p gitsource.Proposal) string {
 
 // upgradeable is the olmops/upgradeable status of a proposal: failure
 // while the installed operator says Upgradeable=False, so branch
-// protection can hold the merge.
-func upgradeable(st gitsource.Status) gitsource.Status {
+// protection can hold the merge; pending while an installed operator has
+// not been heard from, since no answer is not a yes; success when it
+// allows the upgrade or nothing is installed yet. It links to the
+// proposal, where the body quotes the cluster's report.
+func upgradeable(pr *plan.Proposal, st gitsource.Status, prop *gitsource.Proposal) gitsource.Status {
 	out := gitsource.Status{Context: commitstatus.UpgradeableContext, State: gitsource.StatusSuccess, Description: "the installed operator does not object to an upgrade"}
+	if prop != nil {
+		out.TargetURL = prop.URL
+	}
 	if st.Description == "" {
+		if pr.Main.Committed != nil {
+			out.State, out.Description = gitsource.StatusPending, "waiting for the cluster to report on the installed operator"
+		} else {
+			out.Description = "nothing installed yet: no operator to object"
+		}
 		return out
 	}
 	r, err := commitstatus.Parse(st.Description)
-	if err == nil && r.NotUpgradeable != "" {
+	switch {
+	case err != nil:
+		out.State, out.Description = gitsource.StatusPending, "the cluster's report cannot be read: "+gitsource.TruncateDescription(st.Description)
+	case r.NotUpgradeable != "":
 		out.State = gitsource.StatusFailure
-		out.Description = gitsource.TruncateDescription("Upgradeable=False: " + r.NotUpgradeable)
+		out.Description = "Upgradeable=False: " + r.NotUpgradeable
 	}
+	out.Description = gitsource.TruncateDescription(out.Description)
 	return out
 }
