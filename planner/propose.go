@@ -157,11 +157,27 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 	if err != nil {
 		return nil, err
 	}
+	if old, ok := openMarker(existing); ok && !keep && !current.IsZero() {
+		if err := p.commentRevision(ctx, prop, old, current, pr, marker); err != nil {
+			return nil, err
+		}
+	}
 	if err := p.forge.SetStatus(ctx, head.String(), upgradeable(pr, st, prop)); err != nil {
 		return nil, err
 	}
 	log.Info("proposed", "to", to, "commit", head.String())
 	return p.planReports(pr, ActionProposed, head.String(), prop), nil
+}
+
+// openMarker is the marker of the open proposal among existing: the
+// revision reviewers are looking at.
+func openMarker(existing []gitsource.Proposal) (plan.Marker, bool) {
+	for _, e := range existing {
+		if e.State == gitsource.ProposalOpen {
+			return plan.ParseMarker(e.Body)
+		}
+	}
+	return plan.Marker{}, false
 }
 
 // commitProposal writes the proposal's commit on branch, based on base.
