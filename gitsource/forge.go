@@ -39,6 +39,14 @@ type Commenter interface {
 	Comment(ctx context.Context, p *Proposal, body string) error
 }
 
+// FileLinker is a Forge with a web page for each file at each commit,
+// which statuses link to.
+type FileLinker interface {
+	// FileURL is the page of path (slash-separated, from the repository
+	// root) as it is at commit.
+	FileURL(commit, path string) string
+}
+
 // ProposalState is where a proposal stands.
 type ProposalState string
 

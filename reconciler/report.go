@@ -28,9 +28,14 @@ func (s *Syncer) post(ctx context.Context, t Target, p *loadedPlan, rep commitst
 	if p.carrier == "" {
 		return
 	}
-	s.postStatus(ctx, t, p.carrier, gitsource.Status{
+	st := gitsource.Status{
 		Context: commitstatus.Context(t.Cluster, p.namespace, p.name), State: rep.State(), Description: rep.Description(),
-	})
+	}
+	// Link the plan the status is about, as the commit carried it.
+	if l, ok := t.statuses.(gitsource.FileLinker); ok && p.dir != "" {
+		st.TargetURL = l.FileURL(p.carrier, p.dir+"/installplan.yaml")
+	}
+	s.postStatus(ctx, t, p.carrier, st)
 }
 
 // postStatus posts st on commit unless it is what this Syncer last posted

@@ -43,3 +43,24 @@ func TestPostStatusAcrossRestarts(t *testing.T) {
 		t.Errorf("statuses on the commit after three passes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A subscription's status links to its plan as the carrying commit has it.
+func TestPostStatusLinksPlan(t *testing.T) {
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "--quiet", "--bare", "--initial-branch=main")
+	commit := strings.TrimSpace(gittest.Commit(t, dir, "main", gittest.Change{Files: map[string][]byte{"a": []byte("a\n")}, Message: "a"}))
+	gh := githubtest.NewServer(t, githubtest.Options{Owner: "acme", Repo: "fleet", Token: "tok", GitDir: dir})
+	forge, err := github.New(t.Context(), github.Options{Owner: "acme", Repo: "fleet", Token: "tok", BaseURL: gh.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Syncer{}
+	p := &loadedPlan{dir: "clusters/staging/plans/ops/etcd", namespace: "ops", name: "etcd", carrier: commit}
+	s.post(t.Context(), Target{ID: "ops/fleet", Cluster: "staging", statuses: forge}, p,
+		commitstatus.Report{Phase: commitstatus.Installed, Bundle: "etcd.v1", Healthy: true})
+	sts := gh.StatusesFor(commit)
+	want := gh.URL + "/acme/fleet/blob/" + commit + "/clusters/staging/plans/ops/etcd/installplan.yaml"
+	if len(sts) != 1 || sts[0].TargetURL != want {
+		t.Errorf("statuses %+v, want one linking %s", sts, want)
+	}
+}
