@@ -30,6 +30,23 @@ type Forge interface {
 	Statuses(ctx context.Context, commit string) ([]Status, error)
 }
 
+// Commenter is a Forge where people and olmops talk on a proposal: a pull
+// request's comments. The git-only forge has none.
+type Commenter interface {
+	// Comments returns the bodies of the comments on p, oldest first.
+	Comments(ctx context.Context, p *Proposal) ([]string, error)
+	// Comment leaves body as a new comment on p.
+	Comment(ctx context.Context, p *Proposal, body string) error
+}
+
+// FileLinker is a Forge with a web page for each file at each commit,
+// which statuses link to.
+type FileLinker interface {
+	// FileURL is the page of path (slash-separated, from the repository
+	// root) as it is at commit.
+	FileURL(commit, path string) string
+}
+
 // ProposalState is where a proposal stands.
 type ProposalState string
 

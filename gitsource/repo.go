@@ -49,6 +49,11 @@ type Options struct {
 	Path string
 	// Auth authenticates to URL, or to Path's origin for Fetch and Push.
 	Auth Auth
+	// Exclusive, with URL, holds a lock on the cache clone from Open to
+	// Close, so processes sharing CacheDir take turns instead of reading
+	// refs another one is half-way through writing. Open waits for the
+	// lock until ctx ends.
+	Exclusive bool
 }
 
 // Repo is an open repository. Its methods are safe for concurrent use.
@@ -63,6 +68,7 @@ type Repo struct {
 	url     string // the remote, redacted; "" for a local repository without origin
 	auth    transport.AuthMethod
 	mirror  bool // r is a cache clone: branches are read from refs/remotes/origin
+	lock    *os.File
 }
 
 // Open opens the repository opts name; see Options.
@@ -96,17 +102,50 @@ func openPath(ctx context.Context, opts Options) (*Repo, error) {
 }
 
 func openURL(ctx context.Context, opts Options) (*Repo, error) {
-	log := logr.FromContextOrDiscard(ctx)
 	display := redact(opts.URL)
 	auth, err := opts.Auth.method(opts.URL)
 	if err != nil {
 		return nil, fmt.Errorf("gitsource: open %s: %w", display, err)
 	}
 	dir := filepath.Join(opts.CacheDir, cacheName(opts.URL))
+	var lock *os.File
+	if opts.Exclusive {
+		if err := os.MkdirAll(opts.CacheDir, 0o755); err != nil {
+			return nil, fmt.Errorf("gitsource: open %s: %w", display, err)
+		}
+		if lock, err = lockFile(ctx, dir+".lock"); err != nil {
+			return nil, fmt.Errorf("gitsource: open %s: %w", display, err)
+		}
+	}
+	repo, err := openCache(ctx, opts.URL, opts.CacheDir, dir, auth)
+	if err != nil {
+		if lock != nil {
+			lock.Close()
+		}
+		return nil, err
+	}
+	repo.lock = lock
+	return repo, nil
+}
+
+// Close releases the cache clone's lock (see Options.Exclusive); the Repo
+// may not be used after it.
+func (r *Repo) Close() error {
+	if r.lock == nil {
+		return nil
+	}
+	err := r.lock.Close()
+	r.lock = nil
+	return err
+}
+
+func openCache(ctx context.Context, url, cacheDir, dir string, auth transport.AuthMethod) (*Repo, error) {
+	log := logr.FromContextOrDiscard(ctx)
+	display := redact(url)
 	r, err := git.PlainOpen(dir)
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		log.V(1).Info("cloning", "url", display, "cache", dir)
-		if err := clone(ctx, opts.URL, opts.CacheDir, dir, auth); err != nil {
+		if err := clone(ctx, url, cacheDir, dir, auth); err != nil {
 			return nil, fmt.Errorf("gitsource: clone %s: %w", display, err)
 		}
 		r, err = git.PlainOpen(dir)

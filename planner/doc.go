@@ -5,6 +5,12 @@
 // (a pull request) whose merge is the approval. A proposal closed unmerged
 // rejects its target, which is then not proposed again.
 //
+// With a remote, a run plans on the fetched remote branch, moves the
+// local branch to what it pushes (refusing local commits it did not make)
+// and fails unless its commits are on the remote at the end. A proposal
+// branch with a commit olmops did not make is held, never force-pushed;
+// an unchanged proposal that still merges cleanly is not rebased.
+//
 // A cluster whose inputs are broken gets nothing committed; the others
 // proceed. Every write is one commit pushed with a fast-forward check: a
 // planner that loses a race re-reads the new head and plans again, so two

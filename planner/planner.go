@@ -65,6 +65,11 @@ type Planner struct {
 	digests  *plan.Digests
 	srcFS    fs.FS
 	src      *plan.Sources
+	// pushed is the last commit each target branch was pushed at this
+	// run, checked against the remote at the end.
+	pushed map[string]plumbing.Hash
+	// forgeNote says why --check could not read proposals.
+	forgeNote string
 }
 
 // New returns a Planner for opts.
@@ -89,7 +94,14 @@ func New(opts Options) *Planner {
 // for what stops the whole run (the repository or olmops.yaml unreadable,
 // an unknown cluster name, a push that keeps losing races).
 func (p *Planner) Run(ctx context.Context) (*Report, error) {
+	var err error
 	p.digests = plan.NewDigests()
+	p.pushed = map[string]plumbing.Hash{}
+	if p.remote() {
+		if err := p.opts.Repo.Fetch(ctx); err != nil {
+			return nil, err
+		}
+	}
 	branch := p.opts.Branch
 	if branch == "" {
 		b, err := p.opts.Repo.DefaultBranch(ctx)
@@ -101,11 +113,12 @@ func (p *Planner) Run(ctx context.Context) (*Report, error) {
 	if p.opts.Ref != "" && !p.opts.Check {
 		return nil, fmt.Errorf("%w: a revision to plan from is only for checking", ErrUsage)
 	}
-	from := branch
+	var head plumbing.Hash
 	if p.opts.Ref != "" {
-		from = p.opts.Ref
+		head, err = p.opts.Repo.Resolve(ctx, p.opts.Ref)
+	} else {
+		head, err = p.tip(ctx, branch)
 	}
-	head, err := p.opts.Repo.Resolve(ctx, from)
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +164,9 @@ func (p *Planner) Run(ctx context.Context) (*Report, error) {
 			return report, fmt.Errorf("branch %s: %w", target, err)
 		}
 	}
+	if err := p.verifyPushed(ctx); err != nil {
+		return report, err
+	}
 	return report, nil
 }
 
@@ -192,12 +208,21 @@ func targetBranches(clusters []v1alpha1.Cluster) []string {
 // ones become proposals based on the new head.
 func (p *Planner) branch(ctx context.Context, repo *v1alpha1.RepositoryConfig, target string, clusters []v1alpha1.Cluster, report *Report) error {
 	log := logr.FromContextOrDiscard(ctx).WithValues("branch", target)
+	var head plumbing.Hash
+	var err error
 	if p.opts.Ref != "" {
 		target = p.opts.Ref
+		head, err = p.opts.Repo.Resolve(ctx, target)
+	} else {
+		head, err = p.tip(ctx, target)
 	}
-	head, err := p.opts.Repo.Resolve(ctx, target)
 	if err != nil {
 		return err
+	}
+	if p.remote() {
+		if err := p.adopt(ctx, target, head); err != nil {
+			return err
+		}
 	}
 	snap, err := p.opts.Repo.Snapshot(ctx, head)
 	if err != nil {
@@ -226,8 +251,15 @@ func (p *Planner) branch(ctx context.Context, repo *v1alpha1.RepositoryConfig, t
 			}
 		}
 		if p.opts.Check {
-			for _, pr := range append(auto, manual...) {
+			for _, pr := range auto {
 				cr.Plans = append(cr.Plans, p.planReports(pr, ActionStale, "", nil)...)
+			}
+			for _, pr := range manual {
+				reports, err := p.checkProposal(ctx, pr)
+				if err != nil {
+					return err
+				}
+				cr.Plans = append(cr.Plans, reports...)
 			}
 			report.Clusters = append(report.Clusters, cr)
 			continue
@@ -249,6 +281,7 @@ func (p *Planner) branch(ctx context.Context, repo *v1alpha1.RepositoryConfig, t
 		if err := p.opts.Repo.Push(ctx, target, false); err != nil {
 			return err
 		}
+		p.pushed[target] = parent
 	}
 	return p.proposeAll(ctx, target, parent, proposals, report)
 }
@@ -325,6 +358,9 @@ func (p *Planner) remote() bool { return p.opts.Push && p.opts.Repo.HasRemote() 
 // there is an origin, else the configured one or the git-only forge.
 func (p *Planner) setForge(repo *v1alpha1.RepositoryConfig) error {
 	p.forge = nil
+	if p.opts.Check {
+		return p.setCheckForge(repo)
+	}
 	if p.opts.Repo.HasRemote() && !p.opts.Push {
 		return nil
 	}

@@ -43,10 +43,7 @@ func (f *fleet) plan(t *testing.T) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := New(Options{Repo: repo, Push: true, Version: "v0.0.0-test", Backoff: time.Millisecond,
-		Forge: func(r *v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
-			return github.New(ctx, github.Options{Owner: r.Spec.Forge.Owner, Repo: r.Spec.Forge.Repo, Token: ghToken, BaseURL: f.gh.URL})
-		}})
+	p := New(Options{Repo: repo, Push: true, Version: "v0.0.0-test", Backoff: time.Millisecond, Forge: f.forge(t)})
 	report, err := p.Run(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -55,6 +52,13 @@ func (f *fleet) plan(t *testing.T) *Report {
 		t.Fatal(err)
 	}
 	return report
+}
+
+// forge is the fake GitHub as olmops.yaml names it.
+func (f *fleet) forge(t *testing.T) func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
+	return func(r *v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
+		return github.New(t.Context(), github.Options{Owner: r.Spec.Forge.Owner, Repo: r.Spec.Forge.Repo, Token: ghToken, BaseURL: f.gh.URL})
+	}
 }
 
 func (f *fleet) show(t *testing.T, rev, path string) string {

@@ -117,19 +117,29 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 			return reports, nil
 		}
 	}
-	info, err := p.opts.Repo.CommitInfo(ctx, base)
+	marker := plan.Marker{Cluster: pr.Cluster.Name, Namespace: pr.Main.Namespace, Name: pr.Main.Name, To: to, Inputs: pr.Main.File.Spec.InputsDigest}
+	current, err := p.proposalHead(ctx, branch)
 	if err != nil {
 		return nil, err
 	}
-	author := p.opts.Author
-	author.When = info.Committer.When
-	marker := plan.Marker{Cluster: pr.Cluster.Name, Namespace: pr.Main.Namespace, Name: pr.Main.Name, To: to, Inputs: pr.Main.File.Spec.InputsDigest}
-	head, err := p.opts.Repo.Commit(ctx, gitsource.CommitRequest{
-		Parent: base, Branch: branch, Files: files(pr), Author: author,
-		Message: pr.Title() + "\n\n" + marker.String() + "\n",
-	})
-	if err != nil {
-		return nil, err
+	keep := false
+	if !current.IsZero() && stillOpen(existing) {
+		foreign, err := p.foreign(ctx, base, current)
+		if err != nil {
+			return nil, err
+		}
+		if len(foreign) > 0 {
+			return p.holdForeign(ctx, pr, existing, foreign, current)
+		}
+		if keep, err = p.unchanged(ctx, base, current, pr, marker); err != nil {
+			return nil, err
+		}
+	}
+	head := current
+	if !keep {
+		if head, err = p.commitProposal(ctx, base, branch, pr, marker); err != nil {
+			return nil, err
+		}
 	}
 	if p.forge == nil {
 		reports := p.planReports(pr, ActionProposed, head.String(), nil)
@@ -138,7 +148,7 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 		}
 		return reports, nil
 	}
-	if p.remote() {
+	if p.remote() && !keep {
 		if err := p.opts.Repo.Push(ctx, branch, true); err != nil {
 			return nil, err
 		}
@@ -147,11 +157,41 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 	if err != nil {
 		return nil, err
 	}
-	if err := p.forge.SetStatus(ctx, head.String(), upgradeable(st)); err != nil {
+	if old, ok := openMarker(existing); ok && !keep && !current.IsZero() {
+		if err := p.commentRevision(ctx, prop, old, current, pr, marker); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.forge.SetStatus(ctx, head.String(), upgradeable(pr, st, prop)); err != nil {
 		return nil, err
 	}
 	log.Info("proposed", "to", to, "commit", head.String())
 	return p.planReports(pr, ActionProposed, head.String(), prop), nil
+}
+
+// openMarker is the marker of the open proposal among existing: the
+// revision reviewers are looking at.
+func openMarker(existing []gitsource.Proposal) (plan.Marker, bool) {
+	for _, e := range existing {
+		if e.State == gitsource.ProposalOpen {
+			return plan.ParseMarker(e.Body)
+		}
+	}
+	return plan.Marker{}, false
+}
+
+// commitProposal writes the proposal's commit on branch, based on base.
+func (p *Planner) commitProposal(ctx context.Context, base plumbing.Hash, branch string, pr *plan.Proposal, marker plan.Marker) (plumbing.Hash, error) {
+	info, err := p.opts.Repo.CommitInfo(ctx, base)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	author := p.opts.Author
+	author.When = info.Committer.When
+	return p.opts.Repo.Commit(ctx, gitsource.CommitRequest{
+		Parent: base, Branch: branch, Files: files(pr), Author: author,
+		Message: pr.Title() + "\n\n" + marker.String() + "\n",
+	})
 }
 
 func proposalName(p gitsource.Proposal) string {
@@ -163,16 +203,31 @@ func proposalName(p gitsource.Proposal) string {
 
 // upgradeable is the olmops/upgradeable status of a proposal: failure
 // while the installed operator says Upgradeable=False, so branch
-// protection can hold the merge.
-func upgradeable(st gitsource.Status) gitsource.Status {
+// protection can hold the merge; pending while an installed operator has
+// not been heard from, since no answer is not a yes; success when it
+// allows the upgrade or nothing is installed yet. It links to the
+// proposal, where the body quotes the cluster's report.
+func upgradeable(pr *plan.Proposal, st gitsource.Status, prop *gitsource.Proposal) gitsource.Status {
 	out := gitsource.Status{Context: commitstatus.UpgradeableContext, State: gitsource.StatusSuccess, Description: "the installed operator does not object to an upgrade"}
+	if prop != nil {
+		out.TargetURL = prop.URL
+	}
 	if st.Description == "" {
+		if pr.Main.Committed != nil {
+			out.State, out.Description = gitsource.StatusPending, "waiting for the cluster to report on the installed operator"
+		} else {
+			out.Description = "nothing installed yet: no operator to object"
+		}
 		return out
 	}
 	r, err := commitstatus.Parse(st.Description)
-	if err == nil && r.NotUpgradeable != "" {
+	switch {
+	case err != nil:
+		out.State, out.Description = gitsource.StatusPending, "the cluster's report cannot be read: "+gitsource.TruncateDescription(st.Description)
+	case r.NotUpgradeable != "":
 		out.State = gitsource.StatusFailure
-		out.Description = gitsource.TruncateDescription("Upgradeable=False: " + r.NotUpgradeable)
+		out.Description = "Upgradeable=False: " + r.NotUpgradeable
 	}
+	out.Description = gitsource.TruncateDescription(out.Description)
 	return out
 }

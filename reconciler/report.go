@@ -28,9 +28,14 @@ func (s *Syncer) post(ctx context.Context, t Target, p *loadedPlan, rep commitst
 	if p.carrier == "" {
 		return
 	}
-	s.postStatus(ctx, t, p.carrier, gitsource.Status{
+	st := gitsource.Status{
 		Context: commitstatus.Context(t.Cluster, p.namespace, p.name), State: rep.State(), Description: rep.Description(),
-	})
+	}
+	// Link the plan the status is about, as the commit carried it.
+	if l, ok := t.statuses.(gitsource.FileLinker); ok && p.dir != "" {
+		st.TargetURL = l.FileURL(p.carrier, p.dir+"/installplan.yaml")
+	}
+	s.postStatus(ctx, t, p.carrier, st)
 }
 
 // postStatus posts st on commit unless it is what this Syncer last posted
@@ -47,7 +52,7 @@ func (s *Syncer) postStatus(ctx context.Context, t Target, commit string, st git
 	s.mu.Lock()
 	same := s.posted[key] == want
 	s.mu.Unlock()
-	if same {
+	if same || s.reapplying(ctx, t, commit, st) {
 		return
 	}
 	if err := t.statuses.SetStatus(ctx, commit, st); err != nil {
@@ -61,6 +66,36 @@ func (s *Syncer) postStatus(ctx context.Context, t Target, commit string, st git
 		s.posted = map[string]postedStatus{}
 	}
 	s.posted[key] = want
+}
+
+// reapplying tells an "applying B" status that would only interrupt what
+// the forge already says on the commit: B installed. Every pass applies
+// again (server-side apply corrects drift), and a pending status before
+// the same success would spend two of GitHub's 1,000 statuses per commit
+// and context on each pass, and on each restart, while nothing moved. The
+// forge is asked, not this Syncer's memory, so a restarted controller or
+// an `olmops apply` run agrees with the one before it. If the re-apply
+// ends differently, its outcome is posted as usual.
+func (s *Syncer) reapplying(ctx context.Context, t Target, commit string, st gitsource.Status) bool {
+	if st.State != gitsource.StatusPending {
+		return false
+	}
+	want, err := commitstatus.Parse(st.Description)
+	if err != nil || want.Phase != commitstatus.Applying {
+		return false
+	}
+	current, err := t.statuses.Statuses(ctx, commit)
+	if err != nil {
+		return false // post it: a status too many beats a missing one
+	}
+	for _, c := range current {
+		if c.Context != st.Context || c.State != gitsource.StatusSuccess {
+			continue
+		}
+		got, err := commitstatus.Parse(c.Description)
+		return err == nil && got.Phase == commitstatus.Installed && got.Bundle == want.Bundle
+	}
+	return false
 }
 
 // postedStatus is the last status posted for a context.

@@ -86,6 +86,7 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	if err != nil {
 		return err
 	}
+	defer repo.Close()
 	branch, err := applyBranch(ctx, repo, opts.Branch)
 	if err != nil {
 		return err

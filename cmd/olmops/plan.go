@@ -49,13 +49,22 @@ which is not proposed again.
 Without --push everything stays in the local repository. With --push,
 commits and branches go to origin and proposals to the forge olmops.yaml
 configures (GitHub reads its token from $GITHUB_TOKEN, or the variable
-forge.tokenEnv names). --repo URL clones into --cache-dir and needs --push.
+forge.tokenEnv names). --repo URL clones into --cache-dir and needs --push;
+runs sharing a --cache-dir take turns.
+
+With --push, plans start from origin's branch as just fetched, not from
+the local one: the local branch is fast-forwarded (or reset, when it only
+holds olmops' own unpushed plan commits) to what is pushed. A local branch
+holding someone's commits that origin lacks is refused. The run exits 0
+only when everything it committed is on the remote.
 
 --check writes nothing: it exits 1 when a committed plan is stale or
-missing, listing what would change. --ref checks the plans at a revision
+missing and no proposal carries it, listing what would change. A Manual
+plan awaiting approval in an open proposal, or rejected by a closed one,
+is reported as such and is not a finding. --ref checks the plans at a revision
 (a pull request's head, in CI) instead of each cluster's target branch.
 
-Exit codes: 0 done (or, with --check, every plan current); 1 a cluster could
+Exit codes: 0 done (or, with --check, every plan current, awaiting approval or rejected); 1 a cluster could
 not be planned (its problems are printed, nothing was written for it; other
 clusters proceed) or --check found stale plans; 2 usage or I/O error.
 
@@ -98,6 +107,7 @@ func planRun(ctx context.Context, opts *planOptions) error {
 	if err != nil {
 		return err
 	}
+	defer repo.Close()
 	images, err := oci.New(oci.Options{CacheDir: opts.ImageDir})
 	if err != nil {
 		return err
@@ -146,7 +156,9 @@ func openRepo(ctx context.Context, where, cacheDir string, remoteOK bool) (*gits
 		}
 		cacheDir = filepath.Join(dir, "olmops", "git")
 	}
-	return gitsource.Open(ctx, gitsource.Options{URL: where, CacheDir: cacheDir, Auth: envAuth()})
+	// Exclusive: runs sharing the cache clone take turns, since each one
+	// moves its refs.
+	return gitsource.Open(ctx, gitsource.Options{URL: where, CacheDir: cacheDir, Auth: envAuth(), Exclusive: true})
 }
 
 func isURL(s string) bool {

@@ -54,6 +54,10 @@ func planLine(p planner.PlanReport) string {
 		return fmt.Sprintf("%s, proposed on %s", p.Title, where)
 	case planner.ActionRejected:
 		return p.Title + ", rejected before: not proposed again"
+	case planner.ActionAwaiting:
+		return p.Title + ", awaiting approval"
+	case planner.ActionHeld:
+		return p.Title + ", held: its proposal branch has someone else's commits"
 	case planner.ActionStale:
 		return p.Title + ", the committed plan is stale"
 	}

@@ -44,9 +44,10 @@ func TestPlanExamples(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "clusters/staging/plans/etcd-system/etcd/installplan.yaml")); err != nil {
 		t.Errorf("the Automatic plan is not in the worktree: %v", err)
 	}
-	// The Manual plan waits on its branch, so --check still finds it missing.
+	// The Manual plan waits on its branch: --check says so and passes.
 	out, _, code = runCLI(t, "plan", "--repo", dir, "--check")
-	if code != exitFindings || !strings.Contains(out, "etcd-system/etcd: install etcd 0.9.2 (prod-east/etcd-system), the committed plan is stale") {
+	if code != exitOK || !strings.Contains(out, "etcd-system/etcd: install etcd 0.9.2 (prod-east/etcd-system), awaiting approval") ||
+		!strings.Contains(out, "awaiting approval in proposal olmops/prod-east/etcd-system/etcd") {
 		t.Errorf("--check: exit %d\n%s", code, out)
 	}
 	out, _, code = runCLI(t, "plan", "--repo", dir, "--check", "--cluster", "staging", "-o", "json")

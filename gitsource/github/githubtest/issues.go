@@ -82,6 +82,16 @@ func (s *Server) label(name string) repoLabel {
 	return l
 }
 
+// listComments answers GET /repos/{owner}/{repo}/issues/{n}/comments with
+// every comment in one page, oldest first; only bodies are kept.
+func (s *Server) listComments(w http.ResponseWriter, p *PR) {
+	out := []map[string]any{}
+	for i, body := range p.Comments {
+		out = append(out, map[string]any{"id": i + 1, "body": body, "user": s.viewer()})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
 // createComment answers POST /repos/{owner}/{repo}/issues/{n}/comments.
 func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p *PR) {
 	var in struct {

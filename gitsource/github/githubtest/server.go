@@ -157,6 +157,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		s.withPull(w, seg[1], func(p *PR) { s.updatePull(ctx, w, r, p) })
 	case len(seg) == 3 && seg[0] == "issues" && seg[2] == "labels" && (m == http.MethodPost || m == http.MethodPut):
 		s.withPull(w, seg[1], func(p *PR) { s.setLabels(w, r, p, m == http.MethodPut) })
+	case len(seg) == 3 && seg[0] == "issues" && seg[2] == "comments" && m == http.MethodGet:
+		s.withPull(w, seg[1], func(p *PR) { s.listComments(w, p) })
 	case len(seg) == 3 && seg[0] == "issues" && seg[2] == "comments" && m == http.MethodPost:
 		s.withPull(w, seg[1], func(p *PR) { s.createComment(w, r, p) })
 	case len(seg) == 2 && seg[0] == "statuses" && m == http.MethodPost:
