@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/olmops/olmops/internal/markdown"
 	"strings"
 )
 
@@ -103,13 +104,10 @@ func (c Changes) crdsMarkdown(b *strings.Builder) {
 }
 
 // mdCell keeps user-controlled text from breaking a table row or a line.
-func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
-}
+// mdCell and mdCode make bundle text (names, kinds, rules) inert.
+func mdCell(s string) string { return markdown.Text(s) }
 
-func mdCode(s string) string {
-	return "`" + strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(s) + "`"
-}
+func mdCode(s string) string { return markdown.Code(s) }
 
 func mdCodeList(l []string) string {
 	out := make([]string, len(l))
