@@ -22,6 +22,12 @@ func (c Changes) Markdown() string {
 				mdCell(cc.CRD.Name), mdCodeList(cc.StoppedServing))
 		}
 	}
+	if len(c.Escalations) > 0 {
+		b.WriteString("\n> ⚠️ **Grants more power** (review before merging):\n")
+		for _, e := range c.Escalations {
+			fmt.Fprintf(&b, "> - %s\n", mdCell(e))
+		}
+	}
 	c.objectsMarkdown(&b)
 	c.rbacMarkdown(&b)
 	c.crdsMarkdown(&b)

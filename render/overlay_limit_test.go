@@ -65,3 +65,28 @@ func TestOverlayYAMLLimits(t *testing.T) {
 		})
 	}
 }
+
+// FuzzOverlay runs kustomize over an arbitrary kustomization and resource,
+// as a pull request may write them: nothing panics, nothing outside the
+// overlay folder is read, and alias bombs are refused before kustomize.
+func FuzzOverlay(f *testing.F) {
+	f.Add("resources:\n- r.yaml\n", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: &v b, c: *v}\n")
+	f.Add("patches:\n- patch: |-\n    apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: x}\n", "")
+	f.Add("resources:\n- ../../secret.yaml\n", "")
+	f.Add("resources:\n- r.yaml\n", aliasBomb())
+	objs := mustRender(f, synthetic(f, nil), Options{Namespace: "ops"}).Objects
+	f.Fuzz(func(t *testing.T, kustomization, resource string) {
+		if len(kustomization)+len(resource) > 4<<10 {
+			return
+		}
+		out, err := Overlay(objs, overlayFS(map[string]string{"kustomization.yaml": kustomization, "r.yaml": resource}), overlayDir)
+		if err != nil {
+			return
+		}
+		for _, o := range out {
+			if o.GetName() == "leaked" {
+				t.Fatal("the overlay read a file outside its folder")
+			}
+		}
+	})
+}
