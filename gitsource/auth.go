@@ -70,6 +70,10 @@ func (a Auth) method(url string) (transport.AuthMethod, error) {
 			return &githttp.BasicAuth{Username: user, Password: a.Token}, nil
 		case a.Username != "":
 			return &githttp.BasicAuth{Username: a.Username, Password: a.Password}, nil
+		case ep.User != "" || ep.Password != "":
+			// Credentials in the URL are used from memory: the cache clone's
+			// config holds the URL without them (see withoutCredentials).
+			return &githttp.BasicAuth{Username: ep.User, Password: ep.Password}, nil
 		}
 		return nil, nil
 	case "ssh":
@@ -116,10 +120,47 @@ func redact(url string) string {
 	return ep.String()
 }
 
+// withoutCredentials is url as written to a cache clone's git config: for
+// HTTP(S), without user info, whose password or user name may be a token;
+// the credentials live in memory only (Auth.method). Other URLs keep their
+// user (ssh's git@), never a password.
+func withoutCredentials(url string) string {
+	ep, err := transport.NewEndpoint(url)
+	if err != nil {
+		return RedactURLs(url)
+	}
+	if ep.Protocol == "http" || ep.Protocol == "https" {
+		ep.User = ""
+	} else if ep.Password == "" {
+		return url
+	}
+	ep.Password = ""
+	return ep.String()
+}
+
 // userInfo matches the user info of a URL whether or not the rest of the
 // URL parses.
 var userInfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s]*@`)
 
-// RedactURLs drops the user info (user name and password) of every URL in
-// s, parseable or not, so that a message can be logged or shown.
-func RedactURLs(s string) string { return userInfo.ReplaceAllString(s, "$1") }
+// RedactURLs makes a message safe to log or show: it drops the user info
+// (user name and password) of every URL in s, parseable or not, and hides
+// the values of query parameters named like a secret (token, key, sig,
+// password, ...), Authorization (and GitLab token) header values a server
+// echoed back, and tokens in the shapes GitHub and GitLab issue. Forge and
+// registry error bodies go through it as URLs do.
+func RedactURLs(s string) string {
+	s = userInfo.ReplaceAllString(s, "$1")
+	s = secretQuery.ReplaceAllString(s, "${1}"+redacted)
+	s = authHeader.ReplaceAllString(s, "${1}${2}${3}"+redacted)
+	s = bearer.ReplaceAllString(s, "${1} "+redacted)
+	return tokenShape.ReplaceAllString(s, redacted)
+}
+
+const redacted = "xxxxx"
+
+var (
+	secretQuery = regexp.MustCompile(`(?i)([?&;][a-z0-9_.\-]*(?:token|key|secret|sig|signature|password|passwd|pwd|auth|credential|session)[a-z0-9_.\-]*=)[^&;#\s"'<>]+`)
+	authHeader  = regexp.MustCompile(`(?i)\b(authorization|proxy-authorization|private-token|x-gitlab-token|x-api-key)(["']?\s*[:=]\s*\[?["']?)((?:bearer|token|basic)\s+)?[^\s"',\]}]+`)
+	bearer      = regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/\-]{8,}=*`)
+	tokenShape  = regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_\-]{20,})`)
+)

@@ -153,6 +153,9 @@ func openCache(ctx context.Context, url, cacheDir, dir string, auth transport.Au
 	if err != nil {
 		return nil, fmt.Errorf("gitsource: open cache %s of %s: %w", dir, display, err)
 	}
+	if err := forgetCredentials(r, url); err != nil {
+		return nil, fmt.Errorf("gitsource: open cache %s of %s: %w", dir, display, err)
+	}
 	repo := &Repo{r: r, url: display, auth: auth, mirror: true}
 	if err := repo.Fetch(ctx); err != nil {
 		return nil, err
@@ -164,7 +167,11 @@ func openCache(ctx context.Context, url, cacheDir, dir string, auth transport.Au
 // renames it into place, so a failed clone leaves no half-made cache.
 // Open fetches right after.
 func clone(ctx context.Context, url, cacheDir, dir string, auth transport.AuthMethod) error {
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+	// The cache holds private repositories: only olmops reads it.
+	if err := os.MkdirAll(cacheDir, 0o700); err != nil {
+		return err
+	}
+	if err := os.Chmod(cacheDir, 0o700); err != nil {
 		return err
 	}
 	tmp, err := os.MkdirTemp(cacheDir, ".clone-")
@@ -178,7 +185,7 @@ func clone(ctx context.Context, url, cacheDir, dir string, auth transport.AuthMe
 	}
 	_, err = r.CreateRemote(&config.RemoteConfig{
 		Name: RemoteName,
-		URLs: []string{url},
+		URLs: []string{withoutCredentials(url)},
 		Fetch: []config.RefSpec{
 			"+refs/heads/*:refs/remotes/" + RemoteName + "/*",
 			"+refs/tags/*:refs/tags/*",
@@ -198,6 +205,21 @@ func clone(ctx context.Context, url, cacheDir, dir string, auth transport.AuthMe
 		return err
 	}
 	return nil // lost a race with another clone of the same URL: use it
+}
+
+// forgetCredentials rewrites the origin of a cache clone made before
+// credentials were kept out of its config.
+func forgetCredentials(r *git.Repository, url string) error {
+	cfg, err := r.Config()
+	if err != nil {
+		return err
+	}
+	rem, ok := cfg.Remotes[RemoteName]
+	if !ok || len(rem.URLs) == 0 || rem.URLs[0] == withoutCredentials(url) {
+		return nil
+	}
+	rem.URLs = []string{withoutCredentials(url)}
+	return r.SetConfig(cfg)
 }
 
 func isExist(err error) bool {

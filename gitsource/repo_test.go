@@ -3,6 +3,7 @@ package gitsource_test
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -175,5 +176,41 @@ func TestResolve(t *testing.T) {
 				t.Errorf("Resolve(%q) = %s, %v; want %s", tt.ref, got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestOpenKeepsURLCredentialsOffDisk: credentials given in the URL
+// authenticate the clone and fetches but are never written into the cache
+// clone's config, and only olmops can read the cache.
+func TestOpenKeepsURLCredentialsOffDisk(t *testing.T) {
+	rm := newRemote(t, map[string][]byte{"a": []byte("a")})
+	withCreds := strings.Replace(rm.url, "://", "://"+testUser+":"+testPassword+"@", 1)
+	cache := t.TempDir()
+	repo, err := gitsource.Open(t.Context(), gitsource.Options{URL: withCreds, CacheDir: cache})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	if err := repo.Fetch(t.Context()); err != nil {
+		t.Fatalf("Fetch: %v", err)
+	}
+	fi, err := os.Stat(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o700 {
+		t.Errorf("cache folder mode %v, want 0700", fi.Mode().Perm())
+	}
+	err = filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(data), testPassword) {
+			t.Errorf("%s holds the password", p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

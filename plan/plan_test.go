@@ -204,7 +204,7 @@ func find(t *testing.T, res *Result, key string) Plan {
 func keys[V any](m map[string]V) []string { return sortedKeys(m) }
 
 func TestMarkerRoundTrip(t *testing.T) {
-	m := Marker{Cluster: "prod-east", Namespace: "ops", Name: "etcd", To: "etcdoperator.v0.9.4", Inputs: "sha256:ab"}
+	m := Marker{Cluster: "prod-east", Namespace: "ops", Name: "etcd", To: "etcdoperator.v0.9.4", Inputs: "sha256:" + strings.Repeat("ab", 32)}
 	got, ok := ParseMarker("body\n\n" + m.String() + "\n")
 	if !ok || got != m {
 		t.Fatalf("ParseMarker = %+v, %v", got, ok)

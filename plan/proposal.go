@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"github.com/olmops/olmops/internal/markdown"
 	"regexp"
 	"strings"
 
@@ -64,25 +65,25 @@ func (p *Proposal) Body() string {
 	var b strings.Builder
 	m := p.Main
 	spec := m.File.Spec
-	fmt.Fprintf(&b, "## %s\n\n", p.Title())
+	fmt.Fprintf(&b, "## %s\n\n", markdown.Text(p.Title()))
 	b.WriteString("| | |\n| --- | --- |\n")
 	if spec.Subscription.File != "" {
-		fmt.Fprintf(&b, "| %s | `%s` |\n", spec.Subscription.Kind, spec.Subscription.File)
+		fmt.Fprintf(&b, "| %s | %s |\n", markdown.Text(string(spec.Subscription.Kind)), markdown.Code(spec.Subscription.File))
 	}
-	fmt.Fprintf(&b, "| Plan | `%s/` |\n", m.Dir)
-	fmt.Fprintf(&b, "| Catalog | %s (`%s`) |\n", spec.Catalog.Name, short(spec.Catalog.Digest))
-	fmt.Fprintf(&b, "| Policy | %s |\n", spec.SuccessorPolicy)
+	fmt.Fprintf(&b, "| Plan | %s |\n", markdown.Code(m.Dir+"/"))
+	fmt.Fprintf(&b, "| Catalog | %s (%s) |\n", markdown.Text(spec.Catalog.Name), markdown.Code(short(spec.Catalog.Digest)))
+	fmt.Fprintf(&b, "| Policy | %s |\n", markdown.Text(string(spec.SuccessorPolicy)))
 	switch spec.Approval {
 	case v1alpha1.ApprovalManual:
 		b.WriteString("| Approval | Manual: merging approves; closing rejects this version, which is then not proposed again |\n")
 	default:
-		fmt.Fprintf(&b, "| Approval | %s |\n", spec.Approval)
+		fmt.Fprintf(&b, "| Approval | %s |\n", markdown.Text(string(spec.Approval)))
 	}
 	state := p.State
 	if state == "" {
 		state = "not reported yet"
 	}
-	fmt.Fprintf(&b, "| Cluster reports | %s |\n\n", state)
+	fmt.Fprintf(&b, "| Cluster reports | %s |\n\n", markdown.Text(state))
 	if m.State != Remove {
 		writePath(&b, spec)
 	}
@@ -92,19 +93,19 @@ func (p *Proposal) Body() string {
 	for _, pl := range p.Plans {
 		title := "### Manifest changes"
 		if pl.Key != m.Key {
-			title = fmt.Sprintf("### Manifest changes of dependency %s", pl.Name)
+			title = "### Manifest changes of dependency " + markdown.Text(pl.Name)
 		}
 		b.WriteString(title + "\n\n")
 		if pl.State == Remove {
-			fmt.Fprintf(&b, "The plan folder is deleted: everything %s installed is pruned (CRDs are kept).\n\n", pl.Name)
+			fmt.Fprintf(&b, "The plan folder is deleted: everything %s installed is pruned (CRDs are kept).\n\n", markdown.Text(pl.Name))
 			continue
 		}
 		b.WriteString(strings.TrimRight(pl.Changes.Markdown(), "\n") + "\n\n")
 	}
-	writeList(&b, "Warnings", spec.Warnings, func(s string) string { return "⚠️ " + s })
+	writeList(&b, "Warnings", spec.Warnings, func(s string) string { return "⚠️ " + markdown.Text(s) })
 	var deps []string
 	for _, d := range spec.Dependencies {
-		deps = append(deps, fmt.Sprintf("`%s`: %s %s, planned in `%s`", d.Name, d.Package, d.Bundle, d.Name))
+		deps = append(deps, fmt.Sprintf("%s: %s %s, planned in %s", markdown.Code(d.Name), markdown.Text(d.Package), markdown.Text(d.Bundle), markdown.Code(d.Name)))
 	}
 	writeList(&b, "Dependencies", deps, func(s string) string { return s })
 	b.WriteString(Marker{Cluster: p.Cluster.Name, Namespace: m.Namespace, Name: m.Name, To: spec.To.Name, Inputs: spec.InputsDigest}.String() + "\n")
@@ -118,23 +119,23 @@ func writePath(b *strings.Builder, spec v1alpha1.InstallPlanSpec) {
 		prev = spec.From.Name
 	}
 	for i, h := range spec.Path {
-		why := h.Edge
+		why := markdown.Text(h.Edge)
 		switch {
 		case h.Edge == "skipRange":
-			why = fmt.Sprintf("skipRange `%s`", h.SkipRange)
+			why = "skipRange " + markdown.Code(h.SkipRange)
 		case h.Edge == "install":
 			why = "fresh install"
 		}
 		if prev != "" && h.Edge != "install" {
-			fmt.Fprintf(b, "%d. `%s` → `%s`: %s", i+1, prev, h.Name, why)
+			fmt.Fprintf(b, "%d. %s → %s: %s", i+1, markdown.Code(prev), markdown.Code(h.Name), why)
 		} else {
-			fmt.Fprintf(b, "%d. `%s`: %s", i+1, h.Name, why)
+			fmt.Fprintf(b, "%d. %s: %s", i+1, markdown.Code(h.Name), why)
 		}
 		if h.Channel != "" {
-			fmt.Fprintf(b, " (channel %s)", h.Channel)
+			fmt.Fprintf(b, " (channel %s)", markdown.Text(h.Channel))
 		}
 		if len(spec.Path) > 1 {
-			fmt.Fprintf(b, ", manifests in `%s/`", h.Manifests)
+			fmt.Fprintf(b, ", manifests in %s", markdown.Code(h.Manifests+"/"))
 		}
 		b.WriteString("\n")
 		prev = h.Name
@@ -178,12 +179,31 @@ func (m Marker) String() string {
 	return fmt.Sprintf("<!-- olmops:plan cluster=%s namespace=%s name=%s to=%s inputs=%s -->", m.Cluster, m.Namespace, m.Name, m.To, m.Inputs)
 }
 
-var markerRE = regexp.MustCompile(`<!-- olmops:plan cluster=(\S+) namespace=(\S+) name=(\S+) to=(\S+) inputs=(\S+) -->`)
+// markerRE matches a marker on a line of its own. Its fields are checked
+// by ParseMarker; the body around it may hold anything a catalog said.
+var markerRE = regexp.MustCompile(`(?m)^<!-- olmops:plan cluster=(\S+) namespace=(\S+) name=(\S+) to=(\S+) inputs=(\S+) -->$`)
 
-// ParseMarker finds the marker in a proposal's body.
+var (
+	// dnsName is a Kubernetes object name (DNS-1123 subdomain), which
+	// clusters, namespaces and subscriptions are.
+	dnsName    = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$`)
+	bundleName = regexp.MustCompile(`^[A-Za-z0-9][-A-Za-z0-9._+]{0,252}$`)
+	digestRE   = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+)
+
+// ParseMarker reads the marker olmops wrote at the end of a proposal's
+// body. Only the last marker counts, because olmops writes its own last and
+// everything above it may hold catalog text; it must stand on its own line
+// and every field must be a well-formed name or digest, else the body has
+// no marker.
 func ParseMarker(body string) (Marker, bool) {
-	m := markerRE.FindStringSubmatch(body)
-	if m == nil {
+	all := markerRE.FindAllStringSubmatch(body, -1)
+	if len(all) == 0 {
+		return Marker{}, false
+	}
+	m := all[len(all)-1]
+	if !dnsName.MatchString(m[1]) || !dnsName.MatchString(m[2]) || !dnsName.MatchString(m[3]) ||
+		!bundleName.MatchString(m[4]) || !digestRE.MatchString(m[5]) {
 		return Marker{}, false
 	}
 	return Marker{Cluster: m[1], Namespace: m[2], Name: m[3], To: m[4], Inputs: m[5]}, true

@@ -24,6 +24,9 @@ type Changes struct {
 	// CRDs lists, per CustomResourceDefinition added, removed or changed, how its
 	// versions changed.
 	CRDs []CRDChange
+	// Escalations lists the power the change grants that the objects
+	// before did not have (see Escalations).
+	Escalations []string
 }
 
 // ObjectRef names an object. Objects are matched by Group, Kind, Namespace and
@@ -128,7 +131,7 @@ type compareKey struct{ group, kind, namespace, name string }
 // It never fails: malformed fields are compared as plain values.
 func Compare(before, after []*unstructured.Unstructured) Changes {
 	olds, news := indexObjects(before), indexObjects(after)
-	var c Changes
+	c := Changes{Escalations: Escalations(before, after)}
 	for k, o := range olds {
 		n, ok := news[k]
 		if !ok {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/olmops/olmops/internal/markdown"
 	"strings"
 )
 
@@ -23,6 +24,12 @@ func (c Changes) Markdown() string {
 		if len(cc.Breaks) > 0 {
 			fmt.Fprintf(&b, "\n> ⚠️ **CRD %s: unsafe upgrade** (%d finding(s) by OLM's crdUpgradeSafety rules): existing objects may become invalid; the controller refuses the update if any does.\n",
 				mdCell(cc.CRD.Name), len(cc.Breaks))
+		}
+	}
+	if len(c.Escalations) > 0 {
+		b.WriteString("\n> ⚠️ **Grants more power** (review before merging):\n")
+		for _, e := range c.Escalations {
+			fmt.Fprintf(&b, "> - %s\n", mdCell(e))
 		}
 	}
 	c.objectsMarkdown(&b)
@@ -108,13 +115,10 @@ func (c Changes) crdsMarkdown(b *strings.Builder) {
 }
 
 // mdCell keeps user-controlled text from breaking a table row or a line.
-func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
-}
+// mdCell and mdCode make bundle text (names, kinds, rules) inert.
+func mdCell(s string) string { return markdown.Text(s) }
 
-func mdCode(s string) string {
-	return "`" + strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(s) + "`"
-}
+func mdCode(s string) string { return markdown.Code(s) }
 
 func mdCodeList(l []string) string {
 	out := make([]string, len(l))

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"github.com/olmops/olmops/catalog/yamllimit"
 	"io"
 	"io/fs"
 	"path"
@@ -140,6 +141,11 @@ func (r *boundedReader) read(p string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: more than %d MiB of manifests in all", p, maxTotalBytes>>20)
 	}
 	r.bytes -= int64(len(data))
+	// Bundle manifests and overlay files are untrusted: an alias bomb of
+	// a few hundred bytes would expand in the YAML decoders and kustomize.
+	if err := yamllimit.Check(p, data, yamllimit.Limits{MaxBytes: maxTotalBytes}); err != nil {
+		return nil, err
+	}
 	return data, nil
 }
 

@@ -1,11 +1,13 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
 	"strings"
 
+	"github.com/olmops/olmops/catalog/yamllimit"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -168,4 +170,31 @@ func looksRemote(s string) bool {
 	lower := strings.ToLower(s)
 	return strings.Contains(lower, "://") || strings.HasPrefix(lower, "git::") ||
 		strings.HasPrefix(lower, "github.com") || scpUserRE.MatchString(s)
+}
+
+// checkInlineYAML bounds the YAML a kustomization holds as text (inline
+// patches), which kustomize parses again: Check saw only strings there.
+func checkInlineYAML(name string, data []byte) error {
+	root, err := kustomizationRoot(name, data)
+	if err != nil {
+		return nil // checkLocal has reported it
+	}
+	var walk func(n *yaml.Node) error
+	walk = func(n *yaml.Node) error {
+		if n.Kind == yaml.ScalarNode {
+			err := yamllimit.Check(name, []byte(n.Value), yamllimit.Limits{})
+			var le *yamllimit.Error
+			if errors.As(err, &le) {
+				le.Line = n.Line // the text's own lines do not map back after folding
+			}
+			return err
+		}
+		for _, c := range n.Content {
+			if err := walk(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(root)
 }

@@ -116,6 +116,9 @@ func copyOverlay(src fs.FS, dir string, mem filesys.FileSystem, root string) (st
 			if err := checkLocal(p, within, data); err != nil {
 				return err
 			}
+			if err := checkInlineYAML(p, data); err != nil {
+				return err
+			}
 		}
 		return mem.WriteFile(rel, data)
 	})

@@ -3,6 +3,7 @@ package review
 import (
 	"bufio"
 	"fmt"
+	"github.com/olmops/olmops/internal/markdown"
 	"io"
 	"strings"
 )
@@ -171,11 +172,7 @@ func mdCommit(c Commit) string {
 }
 
 // mdCell is s on one line with pipes escaped, for a table cell.
-func mdCell(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return strings.ReplaceAll(s, "|", `\|`)
-}
+// mdCell and mdCode make catalog and subscription text inert.
+func mdCell(s string) string { return markdown.Text(s) }
 
-func mdCode(s string) string {
-	return "`" + mdCell(strings.ReplaceAll(s, "`", "'")) + "`"
-}
+func mdCode(s string) string { return markdown.Code(s) }

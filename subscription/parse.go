@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/olmops/olmops/catalog/yamllimit"
 	"io"
 	"sort"
 	"strings"
@@ -46,6 +47,9 @@ func parse(path string, data []byte, groups *[]OperatorGroup) ([]Intent, error) 
 		intents []Intent
 		errs    []error
 	)
+	if err := yamllimit.Check(path, data, yamllimit.Limits{}); err != nil {
+		return nil, limitError(err)
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
 		var doc yaml.Node
@@ -328,4 +332,14 @@ func (d *decoder) clusterExtension(n *yaml.Node, in *Intent) {
 	if name != "" || version != "" {
 		in.Installed = &Installed{Bundle: name, Version: version}
 	}
+}
+
+// limitError keeps a yamllimit refusal in this package's Error, which
+// annotations read.
+func limitError(err error) error {
+	var le *yamllimit.Error
+	if errors.As(err, &le) {
+		return &Error{Pos: Pos{File: le.Path, Line: le.Line}, Msg: le.Msg}
+	}
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/olmops/olmops/catalog/yamllimit"
 	"io"
 	"reflect"
 	"sort"
@@ -43,9 +44,19 @@ type decoder struct {
 	bad map[string]bool
 }
 
+// MaxConfigBytes is the largest olmops.yaml or cluster.yaml read: a
+// repository's configuration is a few kilobytes.
+const MaxConfigBytes = 1 << 20
+
 // decodeFile decodes the single YAML document of data into v.
 func decodeFile(path, root string, data []byte, v any) *decoder {
 	d := &decoder{path: path, root: root, lines: map[string]int{}, bad: map[string]bool{}}
+	if err := yamllimit.Check(path, data, yamllimit.Limits{MaxBytes: MaxConfigBytes}); err != nil {
+		var le *yamllimit.Error
+		errors.As(err, &le)
+		d.errs = append(d.errs, &Error{Pos: Pos{File: le.Path, Line: le.Line}, Msg: le.Msg})
+		return d
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {

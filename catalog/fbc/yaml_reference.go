@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/olmops/olmops/catalog/yamllimit"
 	"io"
 
 	"github.com/olmops/olmops/catalog/property"
@@ -29,6 +30,12 @@ func decodeYAMLReference(path string, data []byte) (*Config, error) {
 			break // the decoder cannot resynchronise after a syntax error
 		}
 		if len(doc.Content) == 0 {
+			continue
+		}
+		if err := yamllimit.CheckNode(path, &doc, 0); err != nil {
+			var le *yamllimit.Error
+			errors.As(err, &le)
+			errs = append(errs, &Error{Pos: Pos{File: path, Line: le.Line}, Msg: le.Msg})
 			continue
 		}
 		n := doc.Content[0]

@@ -117,11 +117,20 @@ func edgeText(e EdgeRef) string {
 // code is s as inline code in a table cell. A backtick would end the span
 // and a pipe the cell, so both are replaced or escaped.
 func code(s string) string {
-	return "`" + cell(strings.ReplaceAll(s, "`", "'")) + "`"
+	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "`", "'")), " ")
+	return "`" + strings.ReplaceAll(s, "|", `\|`) + "`"
 }
 
 // cell is s made safe for one table cell: on one line, pipes escaped.
 func cell(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return strings.ReplaceAll(s, "|", `\|`)
+	return cellEscaper.Replace(strings.Join(strings.Fields(s), " "))
 }
+
+// cellEscaper makes catalog text inert: no HTML tag or comment opens, no
+// Markdown emphasis, link or code starts (internal/markdown does the same
+// for the rest of olmops; catalog imports nothing outside itself).
+var cellEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"|", `\|`, "~", `\~`, "!", `\!`, "#", `\#`,
+)

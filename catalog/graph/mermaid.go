@@ -187,4 +187,8 @@ func mermaidText(s string) string {
 	return mermaidEscaper.Replace(s)
 }
 
-var mermaidEscaper = strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", " ")
+// Mermaid's entity codes start with #, so # itself is one; a carriage
+// return or a Unicode line break could end the code fence's line, and a
+// backtick opens a Markdown string in a label.
+var mermaidEscaper = strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "#", "#35;", "&", "#amp;", "`", "#96;",
+	"\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ", "\u0085", " ")

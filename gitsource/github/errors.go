@@ -38,7 +38,10 @@ func fail(method, path string, err error) error {
 	if limited {
 		causes = append(causes, ErrRateLimited)
 	}
-	return &apiError{msg: fmt.Sprintf("%v: github %s %s: %s", gitsource.ErrForge, method, path, msg), causes: causes}
+	// GitHub's message and details are a server's words: a proxy or a
+	// fake may echo the request's Authorization header or a token.
+	msg = gitsource.RedactURLs(fmt.Sprintf("%v: github %s %s: %s", gitsource.ErrForge, method, path, msg))
+	return &apiError{msg: msg, causes: causes}
 }
 
 // describe says what went wrong in err, and whether it is a rate limit.

@@ -29,7 +29,9 @@
 //   - 401 for a missing, malformed or wrong signature, naming the header
 //     checked; 403 for every request when the secret is empty;
 //   - 405 for a method other than POST; 413 for a body over MaxBodyBytes
-//     (GitHub's 25 MB cap); 415 for a Content-Type other than JSON or form.
+//     (GitHub's 25 MB cap) or a JSON value over MaxTokenBytes; 415 for a
+//     Content-Type other than JSON or form; 429 while MaxInFlight
+//     deliveries are being read.
 //
 // Why a signature: the endpoint must be reachable from the forge, so anyone
 // can reach it. Verified, a push still only triggers a fetch: notify queues
@@ -39,9 +41,14 @@
 // an early fetch. GitLab's token authenticates the sender but not the body,
 // so deliveries should travel over TLS.
 //
-// The body (up to MaxBodyBytes) is read before its signature can be
-// checked; the server that mounts Handler bounds how many requests it reads
-// at once and for how long.
+// Memory is bounded whoever sends: a missing or malformed signature header,
+// a wrong GitLab token and a declared length over MaxBodyBytes are refused
+// before a byte of the body is read; otherwise the body streams through the
+// HMAC and a JSON token scanner that keeps only the fields a push needs, so
+// a delivery holds at most MaxTokenBytes however long it is, and at most
+// MaxInFlight deliveries are read at once (429 with Retry-After beyond).
+// A payload's errors are reported only once its signature verifies. The
+// server that mounts Handler bounds how long a sender may take.
 //
 // SameRepository decides which Repository objects a push names: a
 // Repository's URL and the payload's clone, ssh and web URLs match across

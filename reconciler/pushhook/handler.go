@@ -19,6 +19,11 @@ const Path = "/hooks/push"
 // webhook payload, 25 MB.
 const MaxBodyBytes = 25 << 20
 
+// MaxInFlight is how many deliveries the Handler reads at once; one more
+// is refused with 429 and Retry-After rather than queued, so that a flood
+// costs at most MaxInFlight × MaxTokenBytes of memory.
+const MaxInFlight = 4
+
 // Handler returns the push webhook receiver. secret is the secret configured
 // on the forge's webhook; an empty secret makes every request fail with
 // 403, because a receiver without one would act on anyone's pushes (olmops
@@ -29,12 +34,13 @@ func Handler(secret []byte, notify func(ctx context.Context, p Push) int) http.H
 	if notify == nil {
 		panic("pushhook.Handler: notify is nil")
 	}
-	return &handler{secret: bytes.Clone(secret), notify: notify}
+	return &handler{secret: bytes.Clone(secret), notify: notify, slots: make(chan struct{}, MaxInFlight)}
 }
 
 type handler struct {
 	secret []byte
 	notify func(ctx context.Context, p Push) int
+	slots  chan struct{} // one per delivery being read
 }
 
 // refusal is a reply that ends a request early: its status and a short
@@ -51,8 +57,11 @@ func refuse(code int, msg string) error { return &refusal{code: code, msg: msg} 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	code, msg := h.serve(w, r)
 	logr.FromContextOrDiscard(r.Context()).V(1).Info("push webhook", "status", code, "reply", msg)
-	if code == http.StatusMethodNotAllowed {
+	switch code {
+	case http.StatusMethodNotAllowed:
 		w.Header().Set("Allow", http.MethodPost)
+	case http.StatusTooManyRequests:
+		w.Header().Set("Retry-After", "1")
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -61,6 +70,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // serve runs the steps of a delivery in order; the first to refuse ends it.
+// Everything that can be refused without the body is refused before a byte
+// of it is read.
 func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, string) {
 	if r.Method != http.MethodPost {
 		return http.StatusMethodNotAllowed, "only POST is accepted"
@@ -68,19 +79,37 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, string) {
 	if len(h.secret) == 0 {
 		return http.StatusForbidden, "push webhook disabled: no secret is configured"
 	}
+	select {
+	case h.slots <- struct{}{}:
+		defer func() { <-h.slots }()
+	default:
+		return http.StatusTooManyRequests, fmt.Sprintf("busy: %d deliveries are being read", MaxInFlight)
+	}
 	v, err := pickVerifier(r.Header)
 	if err != nil {
 		return reply(err)
 	}
-	body, err := readBody(w, r)
+	want, err := v.parse(h.secret, v.header, r.Header.Get(v.header))
 	if err != nil {
 		return reply(err)
 	}
-	contentType := r.Header.Get("Content-Type")
-	if err := v.check(h.secret, signedContents(contentType, body), v.header, r.Header.Get(v.header)); err != nil {
-		return reply(err)
+	if r.ContentLength > MaxBodyBytes {
+		return reply(errTooLarge)
 	}
-	switch eventOf(r.Header) {
+	contentType := r.Header.Get("Content-Type")
+	event := eventOf(r.Header)
+	m := newMACs(h.secret)
+	pl, payloadSeen, perr := h.stream(w, r, m, event, contentType)
+	var rf *refusal
+	if errors.As(perr, &rf) && rf.code == http.StatusRequestEntityTooLarge && perr == errTooLarge {
+		return reply(perr)
+	}
+	if want != nil {
+		if err := m.check(v.header, want, payloadSeen); err != nil {
+			return reply(err)
+		}
+	}
+	switch event {
 	case eventNone:
 		return http.StatusBadRequest, "no event header: want one of " + strings.Join(eventHeaders, ", ")
 	case eventPing:
@@ -88,16 +117,15 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, string) {
 	case eventOther:
 		return http.StatusAccepted, "ignored: not a push event"
 	}
-	return h.push(r.Context(), contentType, body)
+	if perr != nil {
+		return reply(perr)
+	}
+	return h.push(r.Context(), pl)
 }
 
-// push decodes a verified push event and hands it to notify.
-func (h *handler) push(ctx context.Context, contentType string, body []byte) (int, string) {
-	data, err := payloadJSON(contentType, body)
-	if err != nil {
-		return reply(err)
-	}
-	p, ignored, err := decodePush(data)
+// push hands a verified push event to notify.
+func (h *handler) push(ctx context.Context, pl pushPayload) (int, string) {
+	p, ignored, err := pushOf(pl)
 	if err != nil {
 		return reply(err)
 	}
@@ -115,21 +143,35 @@ func (h *handler) push(ctx context.Context, contentType string, body []byte) (in
 	}
 }
 
-// readBody reads at most MaxBodyBytes of the body.
-func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	tooLarge := refuse(http.StatusRequestEntityTooLarge, fmt.Sprintf("body larger than %d bytes", MaxBodyBytes))
-	if r.ContentLength > MaxBodyBytes {
-		return nil, tooLarge
+var errTooLarge = refuse(http.StatusRequestEntityTooLarge, fmt.Sprintf("body larger than %d bytes", MaxBodyBytes))
+
+// stream reads the whole body (at most MaxBodyBytes) through the MACs,
+// scanning a push payload as it passes and holding no more of it than
+// MaxTokenBytes. Its error is errTooLarge for an oversized body, which
+// needs no signature to refuse; any other is reported only once the
+// signature verifies. The body is always read to its end, because the
+// signature covers all of it.
+func (h *handler) stream(w http.ResponseWriter, r *http.Request, m *macs, event eventKind, contentType string) (pl pushPayload, payloadSeen bool, err error) {
+	body := io.TeeReader(http.MaxBytesReader(w, r.Body, MaxBodyBytes), m.raw)
+	if event == eventPush {
+		switch mediaType(contentType) {
+		case jsonType:
+			pl, err = scanPush(body)
+		case formType:
+			pl, payloadSeen, err = scanForm(body, m.payload)
+		default:
+			err = refuse(http.StatusUnsupportedMediaType, "Content-Type must be "+jsonType+" or "+formType)
+		}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	_, derr := io.Copy(io.Discard, body)
 	var maxErr *http.MaxBytesError
-	switch {
-	case errors.As(err, &maxErr):
-		return nil, tooLarge
-	case err != nil:
-		return nil, refuse(http.StatusBadRequest, "reading the body: "+err.Error())
+	if errors.As(err, &maxErr) || errors.As(derr, &maxErr) {
+		return pl, payloadSeen, errTooLarge
 	}
-	return body, nil
+	if derr != nil {
+		return pl, payloadSeen, refuse(http.StatusBadRequest, "reading the body: "+derr.Error())
+	}
+	return pl, payloadSeen, err
 }
 
 // reply turns a step's error into a status and text; every step returns

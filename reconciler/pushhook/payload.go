@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -54,37 +53,6 @@ func mediaType(contentType string) string {
 	return mt
 }
 
-// formPayload returns the payload field of GitHub's (and Gitea's)
-// form-encoded delivery, payload=<url-encoded JSON>.
-func formPayload(body []byte) ([]byte, error) {
-	values, err := url.ParseQuery(string(body))
-	if err != nil {
-		return nil, fmt.Errorf("form-encoded body: %w", err)
-	}
-	payload, ok := values["payload"]
-	if !ok {
-		return nil, errors.New("form-encoded body has no payload field")
-	}
-	return []byte(payload[0]), nil
-}
-
-// payloadJSON returns the JSON document a delivery carries.
-func payloadJSON(contentType string, body []byte) ([]byte, error) {
-	switch mediaType(contentType) {
-	case jsonType:
-		return body, nil
-	case formType:
-		payload, err := formPayload(body)
-		if err != nil {
-			return nil, refuse(http.StatusBadRequest, err.Error())
-		}
-		return payload, nil
-	default:
-		return nil, refuse(http.StatusUnsupportedMediaType,
-			"Content-Type must be "+jsonType+" or "+formType)
-	}
-}
-
 // pushPayload holds the fields of GitHub's, Gitea's, Forgejo's and
 // GitLab's push payloads that say what moved; the rest is not decoded.
 type pushPayload struct {
@@ -115,13 +83,9 @@ func (l repoLinks) all() []string {
 		l.GitHTTPURL, l.GitSSHURL, l.HTTPURL, l.WebURL, l.Homepage}
 }
 
-// decodePush reads a push payload. ignored is set, with a reason, for a
-// push that moves no branch: a tag push or a branch deletion.
-func decodePush(data []byte) (p Push, ignored string, err error) {
-	var pl pushPayload
-	if err := json.Unmarshal(data, &pl); err != nil {
-		return Push{}, "", jsonRefusal(err)
-	}
+// pushOf reads what a push payload moved. ignored is set, with a reason,
+// for a push that moves no branch: a tag push or a branch deletion.
+func pushOf(pl pushPayload) (p Push, ignored string, err error) {
 	if pl.Ref == "" {
 		return Push{}, "", refuse(http.StatusBadRequest, "push payload has no ref")
 	}
@@ -156,7 +120,10 @@ func isZeroID(id string) bool {
 func jsonRefusal(err error) error {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var rf *refusal
 	switch {
+	case errors.As(err, &rf):
+		return rf
 	case errors.As(err, &syntax):
 		return refuse(http.StatusBadRequest, fmt.Sprintf("malformed push payload at byte offset %d: %v", syntax.Offset, err))
 	case errors.As(err, &typ):

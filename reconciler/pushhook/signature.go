@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"hash"
 	"net/http"
 	"strings"
 )
@@ -13,20 +14,21 @@ type verifier struct {
 	// header is spelled as the forge documents it, for messages; http.Header
 	// canonicalises it for look-ups.
 	header string
-	// check returns a refusal that names header and never quotes value.
-	// signed holds what the forge may have signed: the body, and for a
-	// form-encoded body also its payload field (see signedContents).
-	check func(secret []byte, signed [][]byte, header, value string) error
+	// parse reads the header's value before a byte of the body is read:
+	// it returns the MAC the body must hash to, or nil when the value alone
+	// authenticates (GitLab's token, already compared). Its refusals name
+	// header and never quote value.
+	parse func(secret []byte, header, value string) ([]byte, error)
 }
 
 // verifiers in the order they are tried: the first header the request
 // carries decides. Gitea and Forgejo send X-Hub-Signature-256 besides their
 // own header, with the same HMAC, so which one wins does not matter.
 var verifiers = []verifier{
-	{header: "X-Hub-Signature-256", check: checkPrefixedHMAC},
-	{header: "X-Forgejo-Signature", check: checkHexHMAC},
-	{header: "X-Gitea-Signature", check: checkHexHMAC},
-	{header: "X-Gitlab-Token", check: checkToken},
+	{header: "X-Hub-Signature-256", parse: parsePrefixedHMAC},
+	{header: "X-Forgejo-Signature", parse: parseHexHMAC},
+	{header: "X-Gitea-Signature", parse: parseHexHMAC},
+	{header: "X-Gitlab-Token", parse: checkToken},
 }
 
 // pickVerifier returns the verifier for the first signature header r
@@ -50,54 +52,53 @@ func pickVerifier(h http.Header) (verifier, error) {
 	return verifier{}, refuse(http.StatusUnauthorized, msg)
 }
 
-// checkPrefixedHMAC checks GitHub's sha256=<hex HMAC-SHA256 of the body>.
-func checkPrefixedHMAC(secret []byte, signed [][]byte, header, value string) error {
+// parsePrefixedHMAC reads GitHub's sha256=<hex HMAC-SHA256 of the body>.
+func parsePrefixedHMAC(secret []byte, header, value string) ([]byte, error) {
 	hexMAC, ok := strings.CutPrefix(value, "sha256=")
 	if !ok {
-		return refuse(http.StatusUnauthorized, header+" is not of the form sha256=<hex>")
+		return nil, refuse(http.StatusUnauthorized, header+" is not of the form sha256=<hex>")
 	}
-	return checkHexHMAC(secret, signed, header, hexMAC)
+	return parseHexHMAC(secret, header, hexMAC)
 }
 
-// checkHexHMAC checks Gitea's and Forgejo's bare hex HMAC-SHA256 of the body.
-func checkHexHMAC(secret []byte, signed [][]byte, header, value string) error {
+// parseHexHMAC reads Gitea's and Forgejo's bare hex HMAC-SHA256.
+func parseHexHMAC(_ []byte, header, value string) ([]byte, error) {
 	got, err := hex.DecodeString(value)
 	if err != nil || len(got) != sha256.Size {
-		return refuse(http.StatusUnauthorized, header+" is not a hex HMAC-SHA256")
+		return nil, refuse(http.StatusUnauthorized, header+" is not a hex HMAC-SHA256")
 	}
-	for _, content := range signed {
-		mac := hmac.New(sha256.New, secret)
-		mac.Write(content)
-		if hmac.Equal(got, mac.Sum(nil)) {
-			return nil
-		}
-	}
-	return refuse(http.StatusUnauthorized, header+" does not match the body signed with the secret")
-}
-
-// signedContents returns what a forge may have signed. GitHub signs the
-// body as sent; Gitea and Forgejo sign the JSON payload even when they send
-// it form-encoded, so the payload field counts too. Either way the MAC
-// proves the sender holds the secret and the payload acted on is the one
-// it signed.
-func signedContents(contentType string, body []byte) [][]byte {
-	signed := [][]byte{body}
-	if mediaType(contentType) != formType {
-		return signed
-	}
-	if payload, err := formPayload(body); err == nil {
-		signed = append(signed, payload)
-	}
-	return signed
+	return got, nil
 }
 
 // checkToken checks GitLab's token, which is the secret itself. Comparing
 // digests keeps the comparison constant-time in the secret's length too.
-func checkToken(secret []byte, _ [][]byte, header, value string) error {
+func checkToken(secret []byte, header, value string) ([]byte, error) {
 	got := sha256.Sum256([]byte(value))
 	want := sha256.Sum256(secret)
 	if !hmac.Equal(got[:], want[:]) {
-		return refuse(http.StatusUnauthorized, header+" does not match the secret")
+		return nil, refuse(http.StatusUnauthorized, header+" does not match the secret")
 	}
-	return nil
+	return nil, nil
+}
+
+// macs hash a body as it streams: raw over the bytes sent, payload over
+// the decoded payload field of a form-encoded body, because Gitea and
+// Forgejo sign the JSON payload even when they send it form-encoded.
+// Either way the MAC proves the sender holds the secret and the payload
+// acted on is the one it signed.
+type macs struct {
+	raw, payload hash.Hash
+}
+
+func newMACs(secret []byte) *macs {
+	return &macs{raw: hmac.New(sha256.New, secret), payload: hmac.New(sha256.New, secret)}
+}
+
+// check compares want, from the header, with what the body hashed to.
+// payloadSeen says whether a form payload field was hashed at all.
+func (m *macs) check(header string, want []byte, payloadSeen bool) error {
+	if hmac.Equal(want, m.raw.Sum(nil)) || (payloadSeen && hmac.Equal(want, m.payload.Sum(nil))) {
+		return nil
+	}
+	return refuse(http.StatusUnauthorized, header+" does not match the body signed with the secret")
 }

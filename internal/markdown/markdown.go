@@ -1,0 +1,43 @@
+// Package markdown makes untrusted text inert where olmops writes it into
+// GitHub-flavoured Markdown: pull request bodies, review comments and
+// job summaries. Catalog text (deprecation messages, names, ranges) and
+// subscription fields are written by people olmops does not trust; raw,
+// a newline forges a section ("### RBAC ✅ Reviewed"), an unclosed "<!--"
+// hides everything after it, and a forged "<!-- olmops:plan ... -->"
+// marker could pass for olmops's own.
+//
+// Text and Code return a single line that renders as the characters given
+// and nothing else, safe in a table cell, a list item or a heading.
+package markdown
+
+import (
+	"strings"
+)
+
+// textEscaper turns HTML's three specials into entities (so no tag or
+// comment opens) and backslash-escapes the Markdown punctuation that could
+// start emphasis, a link, an image, code, a table cell or strikethrough.
+var textEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"|", `\|`, "~", `\~`, "!", `\!`, "#", `\#`,
+)
+
+// Text returns s as inline Markdown text on one line: every run of white
+// space (newlines and Unicode line separators included) becomes one space,
+// and HTML and Markdown syntax is escaped.
+func Text(s string) string {
+	return textEscaper.Replace(oneLine(s))
+}
+
+// Code returns s as an inline code span on one line. A backtick in s
+// becomes ' (a code span cannot hold its own fence portably), and a pipe
+// is escaped, which GitHub requires inside table cells.
+func Code(s string) string {
+	s = strings.ReplaceAll(oneLine(s), "`", "'")
+	return "`" + strings.ReplaceAll(s, "|", `\|`) + "`"
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
