@@ -5,7 +5,9 @@ export GOTOOLCHAIN := local
 GO       ?= go
 BIN      := bin/olmops
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
-LDFLAGS  := -X main.version=$(VERSION)
+# -s -w: no symbol table or DWARF in the binary people run; the profiles
+# and debuggers of development use go build or go test without them.
+LDFLAGS  := -s -w -X main.version=$(VERSION)
 TIMEOUT  ?= 10m
 FUZZTIME ?= 30s
 
@@ -29,7 +31,7 @@ GENERATED := '*zz_generated.*.go' config/crd/bases
 all: build
 
 build:
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/olmops
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/olmops
 
 # The tests run git's own server (git http-backend): install git when a
 # fresh machine lacks it.
