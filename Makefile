@@ -5,7 +5,9 @@ export GOTOOLCHAIN := local
 GO       ?= go
 BIN      := bin/olmops
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
-LDFLAGS  := -X main.version=$(VERSION)
+# -s -w: no symbol table or DWARF in the binary people run; the profiles
+# and debuggers of development use go build or go test without them.
+LDFLAGS  := -s -w -X main.version=$(VERSION)
 TIMEOUT  ?= 15m
 FUZZTIME ?= 30s
 
@@ -29,7 +31,7 @@ GENERATED := '*zz_generated.*.go' config/crd/bases
 all: build
 
 build:
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/olmops
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/olmops
 
 # The tests run git's own server (git http-backend) and OpenSSH's sshd
 # (SSH git auth, on 127.0.0.1): install them when a fresh machine lacks them.
@@ -118,7 +120,7 @@ image:
 	@set -e; bins=; for p in $(IMAGE_PLATFORMS); do \
 		out=bin/image/$$(echo $$p | tr / _)/olmops; \
 		echo "building $$out"; \
-		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -ldflags '-s -w $(LDFLAGS)' -o $$out ./cmd/olmops; \
+		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/olmops; \
 		bins=$$bins$${bins:+,}$$p=$$out; \
 	done; \
 	$(GO) run ./hack/image --binary $$bins --version $(VERSION) --revision "$$(git rev-parse HEAD 2>/dev/null)" \
@@ -134,7 +136,7 @@ dist:
 	@rm -rf dist && mkdir -p dist
 	@set -e; for p in $(DIST_PLATFORMS); do \
 		out=dist/olmops_$$(echo $$p | tr / _); echo "building $$out"; \
-		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -ldflags '-s -w $(LDFLAGS)' -o $$out ./cmd/olmops; \
+		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/olmops; \
 	done
 	$(GO) run ./hack/bundle --image $(DIST_IMAGE) > dist/install.yaml
 	cd dist && sha256sum olmops_* install.yaml > checksums.txt

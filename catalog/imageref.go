@@ -3,24 +3,12 @@ package catalog
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
-// The grammar of image references (github.com/distribution/reference, as
-// vendored by containers/image, which opm uses).
-var (
-	refPathComponent = `[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*`
-	refDomainComp    = `(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])`
-	refHost          = `(?:` + refDomainComp + `(?:\.` + refDomainComp + `)*|\[(?:[a-fA-F0-9:]+)\])`
-	refName          = `(?:` + refHost + `(?::[0-9]+)?/)?` + refPathComponent + `(?:/` + refPathComponent + `)*`
-	refTag           = `[\w][\w.-]{0,127}`
-	refDigest        = `[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][[:xdigit:]]{32,}`
-	referenceRE      = regexp.MustCompile(`^(` + refName + `)(?::(` + refTag + `))?(?:@(` + refDigest + `))?$`)
-	identifierRE     = regexp.MustCompile(`^[a-f0-9]{64}$`)
-	digestLengths    = map[string]int{"sha256": 64, "sha384": 96, "sha512": 128}
-	lowerHexRE       = regexp.MustCompile(`^[a-f0-9]+$`)
-)
+// digestLengths are the hex lengths of the digests distribution/reference
+// accepts.
+var digestLengths = map[string]int{"sha256": 64, "sha384": 96, "sha512": 128}
 
 // checkImageRef reports why ref is no image pull spec that
 // reference.ParseNormalizedNamed accepts; "" is accepted (opm does not
@@ -29,7 +17,7 @@ func checkImageRef(ref string) error {
 	if ref == "" {
 		return nil
 	}
-	if identifierRE.MatchString(ref) {
+	if len(ref) == 64 && isLowerHex(ref) {
 		return fmt.Errorf("invalid repository name (%s), cannot specify 64-byte hexadecimal strings", ref)
 	}
 	domain, rest := splitDockerDomain(ref)
@@ -41,17 +29,17 @@ func checkImageRef(ref string) error {
 		return errors.New("invalid reference format: repository name must be lowercase")
 	}
 	full := domain + "/" + rest
-	m := referenceRE.FindStringSubmatch(full)
-	if m == nil {
-		if referenceRE.MatchString(strings.ToLower(full)) {
+	name, d, ok := splitReference(full)
+	if !ok {
+		if _, _, ok := splitReference(strings.ToLower(full)); ok {
 			return errors.New("invalid reference format: repository name must be lowercase")
 		}
 		return errors.New("invalid reference format")
 	}
-	if len(m[1]) > 255 {
+	if len(name) > 255 {
 		return errors.New("repository name must not be more than 255 characters")
 	}
-	if d := m[3]; d != "" {
+	if d != "" {
 		i := strings.Index(d, ":")
 		alg, hex := d[:i], d[i+1:]
 		n, ok := digestLengths[alg]
@@ -60,7 +48,7 @@ func checkImageRef(ref string) error {
 			return errors.New("unsupported digest algorithm")
 		case len(hex) != n:
 			return errors.New("invalid checksum digest length")
-		case !lowerHexRE.MatchString(hex):
+		case !isLowerHex(hex):
 			return errors.New("invalid checksum digest format")
 		}
 	}

@@ -44,8 +44,8 @@ type Options struct {
 	// credentials). Required with URL.
 	CacheDir string
 	// Path of a repository on disk (bare or with a worktree), opened in
-	// place and not fetched. Commit moves its branch refs but never touches
-	// its worktree or index.
+	// place and not fetched. A Commit onto the checked-out branch brings
+	// the worktree's files and index along (see HoldIndex).
 	Path string
 	// Auth authenticates to URL, or to Path's origin for Fetch and Push.
 	Auth Auth
@@ -69,6 +69,10 @@ type Repo struct {
 	auth    transport.AuthMethod
 	mirror  bool // r is a cache clone: branches are read from refs/remotes/origin
 	lock    *os.File
+	// wtIndex is the worktree's index as olmops last read or wrote it;
+	// indexHolds counts the HoldIndex calls not yet released.
+	wtIndex    *worktreeIndex
+	indexHolds int
 }
 
 // Open opens the repository opts name; see Options.

@@ -23,8 +23,9 @@ var ErrDirtyWorktree = errors.New("the worktree has uncommitted changes where ol
 // moveRef moves ref from old to h. When ref is the branch checked out in
 // the repository's worktree, the files and the index the commit changes
 // follow (as git does when a branch fast-forwards), so `git status` stays
-// clean. Only the changed paths are looked at, so a large repository costs
-// no more than a small one. Called with r.mu held.
+// clean. Only the changed paths are looked at, through the index in
+// memory, so a large repository costs no more than a small one; the index
+// is written at once unless HoldIndex defers it. Called with r.mu held.
 func (r *Repo) moveRef(ref plumbing.ReferenceName, old *plumbing.Reference, h plumbing.Hash) error {
 	wt, ok := r.checkedOut(ref)
 	if !ok || old == nil {
@@ -34,12 +35,12 @@ func (r *Repo) moveRef(ref plumbing.ReferenceName, old *plumbing.Reference, h pl
 	if err != nil {
 		return err
 	}
-	idx, err := r.r.Storer.Index()
+	wi, err := r.loadIndex()
 	if err != nil {
-		return fmt.Errorf("read index: %w", err)
+		return err
 	}
 	for _, c := range changes {
-		if err := checkClean(wt.Filesystem, idx, c); err != nil {
+		if err := checkClean(wt.Filesystem, wi, c); err != nil {
 			return err
 		}
 	}
@@ -47,11 +48,11 @@ func (r *Repo) moveRef(ref plumbing.ReferenceName, old *plumbing.Reference, h pl
 		return err
 	}
 	for _, c := range changes {
-		if err := r.checkout(wt.Filesystem, idx, c); err != nil {
+		if err := r.checkout(wt.Filesystem, wi, c); err != nil {
 			return fmt.Errorf("update worktree: %w", err)
 		}
 	}
-	return r.r.Storer.SetIndex(idx)
+	return r.flushIndex()
 }
 
 func (r *Repo) treeChanges(from, to plumbing.Hash) (object.Changes, error) {
@@ -76,15 +77,15 @@ func (r *Repo) treeChanges(from, to plumbing.Hash) (object.Changes, error) {
 
 // checkClean fails unless the index and the file at c's path are what the
 // old commit has there.
-func checkClean(fsys billy.Filesystem, idx *index.Index, c *object.Change) error {
+func checkClean(fsys billy.Filesystem, wi *worktreeIndex, c *object.Change) error {
 	name := c.From.Name
 	if name == "" {
 		name = c.To.Name
 	}
 	dirty := fmt.Errorf("%w (%s)", ErrDirtyWorktree, name)
-	e, err := idx.Entry(name)
+	e, ok := wi.entry(name)
 	switch {
-	case c.From.Name == "" && err == nil, c.From.Name != "" && (err != nil || e.Hash != c.From.TreeEntry.Hash):
+	case c.From.Name == "" && wi.byPath[name] != nil, c.From.Name != "" && (!ok || e.Hash != c.From.TreeEntry.Hash):
 		return dirty
 	}
 	data, err := readFile(fsys, name)
@@ -101,9 +102,9 @@ func checkClean(fsys billy.Filesystem, idx *index.Index, c *object.Change) error
 }
 
 // checkout writes c's new side into the worktree and the index.
-func (r *Repo) checkout(fsys billy.Filesystem, idx *index.Index, c *object.Change) error {
+func (r *Repo) checkout(fsys billy.Filesystem, wi *worktreeIndex, c *object.Change) error {
 	if c.To.Name == "" {
-		_, _ = idx.Remove(c.From.Name)
+		wi.remove(c.From.Name)
 		if err := fsys.Remove(c.From.Name); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
@@ -137,11 +138,9 @@ func (r *Repo) checkout(fsys billy.Filesystem, idx *index.Index, c *object.Chang
 	if err != nil {
 		return err
 	}
-	e, err := idx.Entry(c.To.Name)
-	if err != nil {
-		e = idx.Add(c.To.Name)
-	}
-	e.Hash, e.Mode, e.Size, e.ModifiedAt = c.To.TreeEntry.Hash, c.To.TreeEntry.Mode, uint32(fi.Size()), fi.ModTime()
+	wi.set(c.To.Name, func(e *index.Entry) {
+		e.Hash, e.Mode, e.Size, e.ModifiedAt = c.To.TreeEntry.Hash, c.To.TreeEntry.Mode, uint32(fi.Size()), fi.ModTime()
+	})
 	return nil
 }
 

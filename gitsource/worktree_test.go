@@ -81,3 +81,113 @@ func TestCommitUpdatesCheckedOutWorktree(t *testing.T) {
 		})
 	}
 }
+
+// The index is kept in memory between commits but never over someone
+// else's: a `git add` between two commits survives the second, and under
+// HoldIndex the index is written once, at the release.
+func TestCommitIndexInMemory(t *testing.T) {
+	setup := func(t *testing.T) (string, *Repo) {
+		dir := t.TempDir()
+		gittest.Git(t, dir, "init", "--quiet", "--initial-branch=main")
+		os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("keep\n"), 0o644)
+		gittest.Git(t, dir, "add", "--all")
+		gittest.Git(t, dir, "commit", "--quiet", "-m", "init")
+		r, err := Open(t.Context(), Options{Path: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dir, r
+	}
+	commit := func(t *testing.T, r *Repo, name string) error {
+		head, err := r.Resolve(t.Context(), "main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = r.Commit(t.Context(), CommitRequest{Parent: head, Branch: "main", Message: "plan", Author: object.Signature{Name: "t", Email: "t@t"},
+			Files: map[string][]byte{"plans/" + name + ".yaml": []byte(name + "\n")}})
+		return err
+	}
+	status := func(t *testing.T, dir string) string {
+		return strings.TrimSpace(gittest.Git(t, dir, "status", "--porcelain"))
+	}
+	t.Run("someone's git add between commits", func(t *testing.T) {
+		dir, r := setup(t)
+		if err := commit(t, r, "a"); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("mine\n"), 0o644)
+		gittest.Git(t, dir, "add", "mine.txt")
+		if err := commit(t, r, "b"); err != nil {
+			t.Fatal(err)
+		}
+		if st := status(t, dir); st != "A  mine.txt" {
+			t.Fatalf("git status:\n%s\nwant only the staged mine.txt", st)
+		}
+	})
+	t.Run("held", func(t *testing.T) {
+		dir, r := setup(t)
+		release := r.HoldIndex()
+		for _, n := range []string{"a", "b", "c"} {
+			if err := commit(t, r, n); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if st := status(t, dir); st == "" {
+			t.Fatal("git status clean before the release: the index was written per commit")
+		}
+		if err := release(); err != nil {
+			t.Fatal(err)
+		}
+		if st := status(t, dir); st != "" {
+			t.Fatalf("git status after the release:\n%s", st)
+		}
+		if err := release(); err != nil {
+			t.Fatalf("second release: %v", err)
+		}
+	})
+	t.Run("held, someone's git status and git add beside", func(t *testing.T) {
+		dir, r := setup(t)
+		release := r.HoldIndex()
+		if err := commit(t, r, "a"); err != nil {
+			t.Fatal(err)
+		}
+		head, _ := r.Resolve(t.Context(), "main")
+		if _, err := r.Commit(t.Context(), CommitRequest{Parent: head, Branch: "main", Message: "drop", Author: object.Signature{Name: "t", Email: "t@t"},
+			Files: map[string][]byte{"keep.txt": nil}}); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("mine\n"), 0o644)
+		gittest.Git(t, dir, "add", "mine.txt")
+		if err := commit(t, r, "b"); err != nil {
+			t.Fatal(err)
+		}
+		if err := release(); err != nil {
+			t.Fatal(err)
+		}
+		if st := status(t, dir); st != "A  mine.txt" {
+			t.Fatalf("git status:\n%s\nwant only the staged mine.txt", st)
+		}
+	})
+	t.Run("held, someone's git add where olmops wrote", func(t *testing.T) {
+		dir, r := setup(t)
+		release := r.HoldIndex()
+		if err := commit(t, r, "a"); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "plans/a.yaml"), []byte("mine\n"), 0o644)
+		gittest.Git(t, dir, "add", "plans/a.yaml")
+		before := gittest.Git(t, dir, "rev-parse", "main")
+		if err := commit(t, r, "b"); !errors.Is(err, errIndexChanged) {
+			t.Fatalf("err = %v, want errIndexChanged", err)
+		}
+		if after := gittest.Git(t, dir, "rev-parse", "main"); after != before {
+			t.Error("the branch moved although the commit was refused")
+		}
+		if err := release(); !errors.Is(err, errIndexChanged) {
+			t.Fatalf("release: %v, want errIndexChanged: the index olmops owes cannot be written", err)
+		}
+		if !strings.Contains(status(t, dir), "M  plans/a.yaml") && !strings.Contains(status(t, dir), "A  plans/a.yaml") {
+			t.Errorf("someone's staged file lost:\n%s", status(t, dir))
+		}
+	})
+}

@@ -14,17 +14,40 @@ import (
 	"github.com/olmops/olmops/internal/gittest"
 )
 
-// BenchmarkPlanFleet plans 100 clusters × 20 subscriptions from scratch:
-// 2,000 plans, one commit per cluster.
+// BenchmarkPlanFleet plans n clusters × 20 subscriptions from scratch:
+// 20 plans and one commit per cluster, in a bare repository and in a
+// checked-out worktree. Both must cost the same, and the cost must grow
+// linearly (compare 200 with 100); 1,000 is skipped with -short.
 func BenchmarkPlanFleet(b *testing.B) {
-	dir := fleettest.Write(b, fleettest.Options{Clusters: benchClusters, Subscriptions: 20, BundlesPath: "bundles/community"}).Bare(b)
+	for _, kind := range []string{"bare", "worktree"} {
+		for _, n := range benchClusters() {
+			b.Run(fmt.Sprintf("%s/%d", kind, n), func(b *testing.B) {
+				if n > 200 && testing.Short() {
+					b.Skip("1,000 clusters: not with -short")
+				}
+				planFleet(b, kind == "worktree", n)
+			})
+		}
+	}
+}
+
+func planFleet(b *testing.B, worktree bool, clusters int) {
+	fleet := fleettest.Write(b, fleettest.Options{Clusters: clusters, Subscriptions: 20, BundlesPath: "bundles/community"})
+	dir := fleet.Dir
+	if !worktree {
+		dir = fleet.Bare(b)
+	}
 	first := strings.TrimSpace(gittest.Git(b, dir, "rev-parse", "main"))
 	ctx := b.Context()
 	b.ResetTimer()
 	var report *Report
 	for b.Loop() {
 		b.StopTimer()
-		gittest.Git(b, dir, "update-ref", "refs/heads/main", first)
+		if worktree {
+			gittest.Git(b, dir, "reset", "--quiet", "--hard", first)
+		} else {
+			gittest.Git(b, dir, "update-ref", "refs/heads/main", first)
+		}
 		repo, err := gitsource.Open(ctx, gitsource.Options{Path: dir})
 		if err != nil {
 			b.Fatal(err)
@@ -36,6 +59,11 @@ func BenchmarkPlanFleet(b *testing.B) {
 		}
 		if err := report.Err(); err != nil {
 			b.Fatal(err)
+		}
+	}
+	if worktree {
+		if st := gittest.Git(b, dir, "status", "--porcelain"); st != "" {
+			b.Fatalf("git status after planning:\n%s", st)
 		}
 	}
 	plans, commits := 0, map[string]bool{}
@@ -50,14 +78,15 @@ func BenchmarkPlanFleet(b *testing.B) {
 	b.ReportMetric(float64(len(commits)), "commits")
 }
 
-// benchClusters is 100; OLMOPS_BENCH_CLUSTERS shrinks it for profiling.
-var benchClusters = func() int {
+// benchClusters are 100, 200 and 1,000; OLMOPS_BENCH_CLUSTERS picks one
+// size instead, for profiling.
+func benchClusters() []int {
 	var n int
 	if _, err := fmt.Sscan(os.Getenv("OLMOPS_BENCH_CLUSTERS"), &n); err == nil && n > 0 {
-		return n
+		return []int{n}
 	}
-	return 100
-}()
+	return []int{100, 200, 1000}
+}
 
 // benchRepos numbers the git server's repositories across -count runs.
 var benchRepos int

@@ -206,10 +206,13 @@ func targetBranches(clusters []v1alpha1.Cluster) []string {
 // branch plans the clusters sharing one target branch from its head:
 // Automatic changes become one commit per cluster, pushed together; Manual
 // ones become proposals based on the new head.
-func (p *Planner) branch(ctx context.Context, repo *v1alpha1.RepositoryConfig, target string, clusters []v1alpha1.Cluster, report *Report) error {
+func (p *Planner) branch(ctx context.Context, repo *v1alpha1.RepositoryConfig, target string, clusters []v1alpha1.Cluster, report *Report) (err error) {
 	log := logr.FromContextOrDiscard(ctx).WithValues("branch", target)
 	var head plumbing.Hash
-	var err error
+	// In a worktree, one index write for all of the branch's commits: one
+	// per commit made planning quadratic in the clusters.
+	release := p.opts.Repo.HoldIndex()
+	defer func() { err = errors.Join(err, release()) }()
 	if p.opts.Ref != "" {
 		target = p.opts.Ref
 		head, err = p.opts.Repo.Resolve(ctx, target)

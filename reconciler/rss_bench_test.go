@@ -3,6 +3,7 @@ package reconciler
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -22,6 +23,9 @@ import (
 	"github.com/olmops/olmops/internal/kubetest"
 )
 
+// serve50Runs numbers BenchmarkServe50's repositories.
+var serve50Runs int
+
 // BenchmarkServe50 runs the real olmops serve binary, cold, against a
 // Repository of 50 subscriptions on OpenShift 4.20 (so it loads ocp-v4.20's
 // community catalog to check olm.maxOpenShiftVersion) until all are
@@ -29,7 +33,8 @@ import (
 // Targets: peak RSS < 200 MB.
 func BenchmarkServe50(b *testing.B) {
 	_, bare := benchRepo(b)
-	name := "serve50"
+	serve50Runs++ // -count runs the benchmark again in the same git server
+	name := fmt.Sprintf("serve50-%d", serve50Runs)
 	gittest.Git(b, gitServer.Root, "clone", "--quiet", "--bare", bare, name+".git")
 	bin := buildOlmops(b)
 	for b.Loop() {

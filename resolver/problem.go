@@ -26,6 +26,7 @@ type problem struct {
 	ranks   map[*catalog.Channel]map[string]int
 	skipped map[*catalog.Channel]map[string]bool
 	cel     map[*catalog.Bundle]map[string]any
+	orders  channelOrders // shared by the subscriptions' candidates and paths
 }
 
 type subscriptionVar struct {
@@ -54,7 +55,7 @@ type bundleVar struct {
 func newProblem(ns Namespace) *problem {
 	return &problem{ns: ns, bundles: map[sat.Identifier]*bundleVar{},
 		ranks: map[*catalog.Channel]map[string]int{}, skipped: map[*catalog.Channel]map[string]bool{},
-		cel: map[*catalog.Bundle]map[string]any{}}
+		cel: map[*catalog.Bundle]map[string]any{}, orders: channelOrders{}}
 }
 
 func bundleID(cat *catalog.Catalog, ch *catalog.Channel, name string) sat.Identifier {
@@ -78,7 +79,7 @@ func (p *problem) addSubscriptions() error {
 			name = s.Package
 		}
 		s.Request.Name = name
-		res, err := Successors(p.ns.Catalogs, s.Request)
+		res, err := successors(p.ns.Catalogs, s.Request, p.orders)
 		if errors.Is(err, ErrNoCandidates) {
 			s.Name = name
 			p.subs = append(p.subs, subscriptionVar{sub: s, id: sat.Identifier("subscription " + name), noCandidates: posPrefix(s.Pos) + err.Error()})

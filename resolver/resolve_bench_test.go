@@ -73,6 +73,7 @@ func BenchmarkResolveNamespace(b *testing.B) {
 	}{
 		{"all", all},
 		{"largest-resolving", largestResolving(b, cats, all)},
+		{"upgrade", largestResolving(b, cats, fromTail(cat, all))},
 	} {
 		b.Run(fmt.Sprintf("%s-%d", tc.name, len(tc.subs)), func(b *testing.B) {
 			var err error
@@ -86,6 +87,23 @@ func BenchmarkResolveNamespace(b *testing.B) {
 			b.ReportMetric(resolved, "resolved")
 		})
 	}
+}
+
+// fromTail installs each subscription at the oldest entry of its channel's
+// replaces chain, so that a classic resolution walks the whole chain to
+// show the upgrade path.
+func fromTail(cat *catalog.Catalog, subs []Subscription) []Subscription {
+	var out []Subscription
+	for _, s := range subs {
+		ch := cat.Packages[s.Package].Channels[s.Channels[0]]
+		order, err := sortChannel(s.Package, ch.Name, ch.Entries)
+		if err != nil || len(order) < 2 {
+			continue
+		}
+		s.Installed = &Installed{Bundle: order[len(order)-1].Name}
+		out = append(out, s)
+	}
+	return out
 }
 
 // BenchmarkResolveScaled resolves every resolvable package of a catalog

@@ -183,6 +183,10 @@ func (w Warning) String() string { return fmt.Sprintf("%s %s: %s", w.Kind, w.Nam
 // there is none (a NoCandidatesError), when several catalogs tie, or when
 // the request or the catalogs' graph cannot be read.
 func Successors(cats []*catalog.Catalog, req Request) (Result, error) {
+	return successors(cats, req, channelOrders{})
+}
+
+func successors(cats []*catalog.Catalog, req Request, orders channelOrders) (Result, error) {
 	if req.Package == "" {
 		return Result{}, fmt.Errorf("no package in request")
 	}
@@ -200,7 +204,7 @@ func Successors(cats []*catalog.Catalog, req Request) (Result, error) {
 	case Semver, "":
 		return semverSuccessors(cats, req, rng)
 	case Classic:
-		return classicSuccessors(cats, req, rng)
+		return classicSuccessors(cats, req, rng, orders)
 	}
 	return Result{}, fmt.Errorf("unknown successor policy %q (want %s or %s)", req.Policy, Semver, Classic)
 }
@@ -227,13 +231,17 @@ type Hop struct {
 // (one per resolution for Classic). A fresh install is one Install hop; an
 // installed bundle with nothing newer is no hop.
 func UpgradePath(cats []*catalog.Catalog, req Request) ([]Hop, error) {
+	return upgradePath(cats, req, channelOrders{})
+}
+
+func upgradePath(cats []*catalog.Catalog, req Request, orders channelOrders) ([]Hop, error) {
 	var path []Hop
 	seen := map[string]bool{}
 	if req.Installed != nil {
 		seen[req.Installed.Bundle] = true
 	}
 	for {
-		res, err := Successors(cats, req)
+		res, err := successors(cats, req, orders)
 		if err != nil {
 			if len(path) > 0 {
 				return path, fmt.Errorf("after %s: %w", path[len(path)-1].Edge, err)

@@ -15,7 +15,7 @@ import (
 // dependencies: catalogs by priority, in each the entries in channel order
 // whose edge covers the installed bundle (every entry for an install),
 // and the installed bundle last, as the fallback the solver keeps.
-func classicSuccessors(cats []*catalog.Catalog, req Request, rng semver.Range) (Result, error) {
+func classicSuccessors(cats []*catalog.Catalog, req Request, rng semver.Range, orders channelOrders) (Result, error) {
 	sub := subscriptionName(req)
 	if req.Catalog != "" && len(cats) == 0 {
 		if req.CatalogNamespace != "" {
@@ -38,7 +38,7 @@ func classicSuccessors(cats []*catalog.Catalog, req Request, rng semver.Range) (
 	var win *catalog.Package
 	found := false
 	for _, cat := range ordered {
-		cands, err := classicCandidates(cat, req, rng, in, sub)
+		cands, err := classicCandidates(cat, req, rng, in, sub, orders)
 		var nf *notFound
 		if errors.As(err, &nf) {
 			if miss == nil || nf.level > miss.level {
@@ -112,7 +112,7 @@ func channelList(chans []string) string { return strings.Join(chans, ",") }
 // classicCandidates lists one catalog's candidates in OLM classic's order:
 // the default channel first, then channels by name, each from its head
 // down the replaces chain without skipped entries.
-func classicCandidates(cat *catalog.Catalog, req Request, rng semver.Range, in *installed, sub string) ([]Candidate, error) {
+func classicCandidates(cat *catalog.Catalog, req Request, rng semver.Range, in *installed, sub string, orders channelOrders) ([]Candidate, error) {
 	pkg := cat.Packages[req.Package]
 	if pkg == nil {
 		return nil, notFoundf(1, "no operators found in package %s in the catalog referenced by subscription %s", req.Package, sub)
@@ -149,16 +149,20 @@ func classicCandidates(cat *catalog.Catalog, req Request, rng semver.Range, in *
 	nch, ncsv := 0, 0
 	var cands []Candidate
 	for _, ch := range chans {
-		entries := ch.Entries
-		nch += len(entries)
+		nch += len(ch.Entries)
+		var order []*catalog.Entry
+		var err error
 		if starting != "" {
-			entries = nil
+			var entries []*catalog.Entry
 			if e := ch.Entry(starting); e != nil {
 				entries = []*catalog.Entry{e}
 			}
+			ncsv += len(entries)
+			order, err = sortChannel(pkg.Name, ch.Name, entries)
+		} else {
+			ncsv += len(ch.Entries)
+			order, err = orders.of(pkg.Name, ch)
 		}
-		ncsv += len(entries)
-		order, err := sortChannel(pkg.Name, ch.Name, entries)
 		if err != nil {
 			return nil, err
 		}
@@ -193,6 +197,31 @@ func classicCandidates(cat *catalog.Catalog, req Request, rng semver.Range, in *
 		return nil, notFoundf(3, "no operators found with name %s in channel %s of package %s in the catalog referenced by subscription %s", starting, channelList(req.Channels), req.Package, sub)
 	}
 	return cands, nil
+}
+
+// channelOrders remembers sortChannel's answer for whole channels during
+// one resolution: a classic upgrade path asks for the same channel's order
+// on every hop, and re-sorting it each time was most of the cost of an
+// upgrading namespace. Catalogs do not change during a resolution, so the
+// answer (or the error) is the same every time. A nil channelOrders
+// remembers nothing.
+type channelOrders map[*catalog.Channel]channelOrder
+
+type channelOrder struct {
+	entries []*catalog.Entry
+	err     error
+}
+
+// of is ch's entries in OLM classic's order, or why there is none.
+func (o channelOrders) of(pkg string, ch *catalog.Channel) ([]*catalog.Entry, error) {
+	if got, ok := o[ch]; ok {
+		return got.entries, got.err
+	}
+	entries, err := sortChannel(pkg, ch.Name, ch.Entries)
+	if o != nil {
+		o[ch] = channelOrder{entries, err}
+	}
+	return entries, err
 }
 
 // sortChannel orders a channel's entries the way OLM classic does: from
