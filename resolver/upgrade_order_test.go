@@ -2,11 +2,11 @@ package resolver
 
 import (
 	"fmt"
-	"os"
 	"reflect"
 	"testing"
 
 	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/internal/corpus"
 )
 
 // The channel order is remembered across the hops of a path and the
@@ -14,10 +14,7 @@ import (
 // asking Successors afresh at every hop, on every channel of a real
 // catalog.
 func TestUpgradePathMatchesFreshSuccessors(t *testing.T) {
-	if _, err := os.Stat(benchCatalogDir); err != nil {
-		t.Skipf("%s: %v", benchCatalogDir, err)
-	}
-	cat, err := catalog.LoadDir(t.Context(), benchCatalogDir, "ocp-v4.20")
+	cat, err := catalog.LoadDir(t.Context(), corpus.Path(t, benchCatalogDir), "ocp-v4.20")
 	if err != nil {
 		t.Fatal(err)
 	}
