@@ -4,25 +4,15 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-)
 
-// laughs is a few hundred bytes of YAML whose aliases expand to 9^8
-// nodes, under key in a mapping.
-func laughs(key string) string {
-	var b strings.Builder
-	b.WriteString(key + ":\n  a: &a [l,l,l,l,l,l,l,l,l]\n")
-	for c := 'b'; c <= 'i'; c++ {
-		p := string(c - 1)
-		fmt.Fprintf(&b, "  %c: &%c [*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s]\n", c, c, p, p, p, p, p, p, p, p, p)
-	}
-	return b.String()
-}
+	"github.com/olmops/olmops/catalog/yamllimit/yamllimittest"
+)
 
 func TestLoadYAMLLimits(t *testing.T) {
 	tests := []struct {
 		name, data, wantErr string
 	}{
-		{name: "bomb", data: "apiVersion: olmops.io/v1alpha1\nkind: Repository\n" + laughs("x"), wantErr: "olmops.yaml:12: YAML aliases expand the document by more than 100000 nodes (the limit)"},
+		{name: "bomb", data: "apiVersion: olmops.io/v1alpha1\nkind: Repository\n" + yamllimittest.Laughs("x"), wantErr: "olmops.yaml:12: YAML aliases expand the document by more than 100000 nodes (the limit)"},
 		{name: "size over the limit", data: "# " + strings.Repeat("x", MaxConfigBytes) + "\n", wantErr: fmt.Sprintf("olmops.yaml: file is %d bytes, more than the %d allowed", MaxConfigBytes+3, MaxConfigBytes)},
 	}
 	for _, tt := range tests {
