@@ -17,6 +17,7 @@ type streams struct {
 
 // newRootCmd builds the olmops command tree.
 func newRootCmd(s streams) *cobra.Command {
+	info := readBuildInfo()
 	root := &cobra.Command{
 		Use:   "olmops",
 		Short: "Run Operator Lifecycle Manager through Git",
@@ -27,9 +28,9 @@ resolves and plans operator upgrades from it.
 Exit codes: 0 success, 1 findings (an invalid catalog), 2 usage or I/O error.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       readBuildInfo().Version,
+		Version:       info.Version,
 	}
-	root.SetVersionTemplate(readBuildInfo().String() + "\n")
+	root.SetVersionTemplate(info.String() + "\n")
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
