@@ -79,16 +79,12 @@ func (p *Planner) holdForeign(ctx context.Context, pr *plan.Proposal, existing [
 		}
 	}
 	if c, ok := p.forge.(gitsource.Commenter); ok && open != nil {
-		comments, err := c.Comments(ctx, open)
+		err := commentOnce(ctx, c, open, handsOffMarker, func() (string, error) {
+			return "olmops will not update this pull request: its branch has commits olmops did not make (" +
+				strings.Join(foreign, ", ") + "). Remove them to let olmops update it again, or close it.\n\n" + handsOffMarker, nil
+		})
 		if err != nil {
 			return nil, err
-		}
-		if !slices.ContainsFunc(comments, func(s string) bool { return strings.Contains(s, handsOffMarker) }) {
-			body := "olmops will not update this pull request: its branch has commits olmops did not make (" +
-				strings.Join(foreign, ", ") + "). Remove them to let olmops update it again, or close it.\n\n" + handsOffMarker
-			if err := c.Comment(ctx, open, body); err != nil {
-				return nil, err
-			}
 		}
 	}
 	reports := p.planReports(pr, ActionHeld, head.String(), open)
@@ -124,4 +120,22 @@ func (p *Planner) unchanged(ctx context.Context, base, head plumbing.Hash, pr *p
 		}
 	}
 	return true, nil
+}
+
+// commentOnce leaves the comment body makes on prop unless a comment there
+// already holds marker: whichever run or process said it first, it is
+// said once. body runs only when the comment is due.
+func commentOnce(ctx context.Context, c gitsource.Commenter, prop *gitsource.Proposal, marker string, body func() (string, error)) error {
+	comments, err := c.Comments(ctx, prop)
+	if err != nil {
+		return err
+	}
+	if slices.ContainsFunc(comments, func(s string) bool { return strings.Contains(s, marker) }) {
+		return nil
+	}
+	text, err := body()
+	if err != nil {
+		return err
+	}
+	return c.Comment(ctx, prop, text)
 }

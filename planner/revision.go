@@ -31,34 +31,29 @@ func (p *Planner) commentRevision(ctx context.Context, prop *gitsource.Proposal,
 		return nil
 	}
 	tag := fmt.Sprintf("<!-- olmops:revision to=%s inputs=%s -->", now.To, now.Inputs)
-	comments, err := c.Comments(ctx, prop)
-	if err != nil {
-		return err
-	}
-	if slices.ContainsFunc(comments, func(s string) bool { return strings.Contains(s, tag) }) {
-		return nil
-	}
-	lines, err := p.revisionChanges(ctx, prev, pr)
-	if err != nil {
-		return err
-	}
-	var b strings.Builder
-	b.WriteString("olmops updated this proposal. Since the previous revision:\n\n")
-	if old.To != now.To {
-		fmt.Fprintf(&b, "- target: `%s` (was `%s`)\n", now.To, old.To)
-	}
-	if len(lines) == 0 {
-		b.WriteString("- no plan file changed (only the inputs it was planned from)\n")
-	}
-	for i, l := range lines {
-		if i == maxRevisionLines {
-			fmt.Fprintf(&b, "- … and %d more: see the diff\n", len(lines)-i)
-			break
+	return commentOnce(ctx, c, prop, tag, func() (string, error) {
+		lines, err := p.revisionChanges(ctx, prev, pr)
+		if err != nil {
+			return "", err
 		}
-		b.WriteString("- " + l + "\n")
-	}
-	b.WriteString("\n" + tag + "\n")
-	return c.Comment(ctx, prop, b.String())
+		var b strings.Builder
+		b.WriteString("olmops updated this proposal. Since the previous revision:\n\n")
+		if old.To != now.To {
+			fmt.Fprintf(&b, "- target: `%s` (was `%s`)\n", now.To, old.To)
+		}
+		if len(lines) == 0 {
+			b.WriteString("- no plan file changed (only the inputs it was planned from)\n")
+		}
+		for i, l := range lines {
+			if i == maxRevisionLines {
+				fmt.Fprintf(&b, "- … and %d more: see the diff\n", len(lines)-i)
+				break
+			}
+			b.WriteString("- " + l + "\n")
+		}
+		b.WriteString("\n" + tag + "\n")
+		return b.String(), nil
+	})
 }
 
 // revisionChanges lists the plan files that differ between the proposal
