@@ -28,7 +28,7 @@ const maxAhead = 100
 // as just fetched, whatever the local branch holds; else the local one.
 func (p *Planner) tip(ctx context.Context, branch string) (plumbing.Hash, error) {
 	if p.remote() && p.opts.Ref == "" {
-		h, err := p.opts.Repo.Resolve(ctx, plumbing.NewRemoteReferenceName(gitsource.RemoteName, branch).String())
+		h, err := p.opts.Repo.RemoteRef(ctx, plumbing.NewBranchReferenceName(branch).String())
 		if err == nil || !errors.Is(err, gitsource.ErrNotFound) {
 			return h, err
 		}
