@@ -2,7 +2,7 @@ package plan
 
 import (
 	"fmt"
-	"github.com/olmops/olmops/internal/markdown"
+	"github.com/olmops/olmops/catalog/markdown"
 	"regexp"
 	"strings"
 

@@ -3,7 +3,7 @@ package review
 import (
 	"bufio"
 	"fmt"
-	"github.com/olmops/olmops/internal/markdown"
+	"github.com/olmops/olmops/catalog/markdown"
 	"io"
 	"strings"
 )

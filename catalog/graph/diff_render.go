@@ -3,6 +3,8 @@ package graph
 import (
 	"io"
 	"strings"
+
+	"github.com/olmops/olmops/catalog/markdown"
 )
 
 // Mermaid draws the merged graph: added nodes and edges green, removed ones
@@ -58,12 +60,12 @@ func (d GraphDiff) changedNodes() [][]bool {
 func (d GraphDiff) Markdown() string {
 	var b strings.Builder
 	if d.Empty() {
-		b.WriteString("No change to the upgrade graph of " + code(d.Package) + ".\n")
+		b.WriteString("No change to the upgrade graph of " + markdown.Code(d.Package) + ".\n")
 		return b.String()
 	}
 	b.WriteString("| change | channel | what |\n| --- | --- | --- |\n")
 	row := func(change, channel, what string) {
-		b.WriteString("| " + change + " | " + cell(channel) + " | " + what + " |\n")
+		b.WriteString("| " + change + " | " + markdown.Text(channel) + " | " + what + " |\n")
 	}
 	for _, c := range d.ChannelsAdded {
 		row("channel added", c, "")
@@ -87,9 +89,9 @@ func (d GraphDiff) Markdown() string {
 		row("edge removed", e.Channel, edgeText(e))
 	}
 	for _, dep := range d.Deprecated {
-		channel, what := "", string(dep.Scope)+" "+code(dep.Name)+": "+cell(dep.Message)
+		channel, what := "", string(dep.Scope)+" "+markdown.Code(dep.Name)+": "+markdown.Text(dep.Message)
 		if dep.Scope == ScopeChannel {
-			channel, what = dep.Name, cell(dep.Message)
+			channel, what = dep.Name, markdown.Text(dep.Message)
 		}
 		row("deprecated", channel, what)
 	}
@@ -100,37 +102,16 @@ func headText(name string) string {
 	if name == "" {
 		return "(no single head)"
 	}
-	return code(name)
+	return markdown.Code(name)
 }
 
 func entryText(e EntryRef) string {
 	if e.Version == "" {
-		return code(e.Bundle)
+		return markdown.Code(e.Bundle)
 	}
-	return code(e.Bundle) + " (" + cell(e.Version) + ")"
+	return markdown.Code(e.Bundle) + " (" + markdown.Text(e.Version) + ")"
 }
 
 func edgeText(e EdgeRef) string {
-	return code(e.From) + " → " + code(e.To) + " (" + e.Kind.String() + ")"
+	return markdown.Code(e.From) + " → " + markdown.Code(e.To) + " (" + e.Kind.String() + ")"
 }
-
-// code is s as inline code in a table cell. A backtick would end the span
-// and a pipe the cell, so both are replaced or escaped.
-func code(s string) string {
-	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "`", "'")), " ")
-	return "`" + strings.ReplaceAll(s, "|", `\|`) + "`"
-}
-
-// cell is s made safe for one table cell: on one line, pipes escaped.
-func cell(s string) string {
-	return cellEscaper.Replace(strings.Join(strings.Fields(s), " "))
-}
-
-// cellEscaper makes catalog text inert: no HTML tag or comment opens, no
-// Markdown emphasis, link or code starts (internal/markdown does the same
-// for the rest of olmops; catalog imports nothing outside itself).
-var cellEscaper = strings.NewReplacer(
-	"&", "&amp;", "<", "&lt;", ">", "&gt;",
-	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
-	"|", `\|`, "~", `\~`, "!", `\!`, "#", `\#`,
-)

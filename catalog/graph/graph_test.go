@@ -12,6 +12,7 @@ import (
 
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/catalog/fbc"
+	"github.com/olmops/olmops/catalog/markdown"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -160,10 +161,10 @@ func TestGraphEscaping(t *testing.T) {
 	if got := dotQuote(`a "b" \ c` + "\n"); got != `"a \"b\" \\ c\n"` {
 		t.Errorf("dotQuote = %q", got)
 	}
-	if got := code("a|b`c"); got != "`a\\|b'c`" {
+	if got := markdown.Code("a|b`c"); got != "`a\\|b'c`" {
 		t.Errorf("code = %q", got)
 	}
-	if got := cell(" x |\n y "); got != `x \| y` {
+	if got := markdown.Text(" x |\n y "); got != `x \| y` {
 		t.Errorf("cell = %q", got)
 	}
 }
