@@ -11,5 +11,6 @@
 // path for a pull-request body and Mark highlights the path; Diff compares
 // two versions of a package's graph for the review bot and draws or tabulates
 // the change. Those drawings keep to MaxNodes nodes, with a "… N more" note
-// in each channel for the nodes left out.
+// in each channel for the nodes left out; every Mermaid drawing is cut by
+// Fit to Mermaid's own limits on edges and text.
 package graph

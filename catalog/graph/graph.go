@@ -17,6 +17,10 @@ type Graph struct {
 	Deprecated string
 	// Channels are ordered by name.
 	Channels []Channel
+	// FoldedEdges counts the skipRange edges Fit folded into node labels.
+	FoldedEdges int
+	// OmittedChannels counts the channels Fit left out entirely.
+	OmittedChannels int
 }
 
 // Channel is the graph of one channel. Nodes are ordered oldest first (by
@@ -56,6 +60,9 @@ type Node struct {
 	Installed bool
 	// Change is set on the nodes of a diff's merged graph.
 	Change Change
+	// FoldedSkipRange counts the skipRange edges into this node that Fit
+	// left undrawn; the label says how many.
+	FoldedSkipRange int
 }
 
 // EdgeKind is the field of a channel entry that makes an edge.

@@ -11,6 +11,16 @@ func (g Graph) title() string {
 	if g.Deprecated != "" {
 		t += " (package deprecated: " + g.Deprecated + ")"
 	}
+	var cut []string
+	if g.FoldedEdges > 0 {
+		cut = append(cut, strconv.Itoa(g.FoldedEdges)+" skipRange edges folded into labels")
+	}
+	if g.OmittedChannels > 0 {
+		cut = append(cut, strconv.Itoa(g.OmittedChannels)+" channels left out")
+	}
+	if len(cut) > 0 {
+		t += " (drawn in part: " + strings.Join(cut, ", ") + ")"
+	}
 	return t
 }
 
@@ -60,6 +70,9 @@ func (n Node) lines() []string {
 		lines = append(lines, "new")
 	case Removed:
 		lines = append(lines, "removed")
+	}
+	if n.FoldedSkipRange > 0 {
+		lines = append(lines, "skipRange covers "+strconv.Itoa(n.FoldedSkipRange)+" more")
 	}
 	return lines
 }

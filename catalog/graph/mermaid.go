@@ -29,8 +29,11 @@ const alwaysDefined = 3
 // Mermaid writes g as a Mermaid flowchart, one subgraph per channel. Edge
 // styles are set with linkStyle by edge number: replaces solid, skips
 // dashed, skipRange dotted; marked paths blue and bold, added edges green,
-// removed ones red and dashed.
-func (g Graph) Mermaid(w io.Writer) error {
+// removed ones red and dashed. A graph beyond Mermaid's limits is drawn as
+// Fit cuts it; DOT draws the whole graph.
+func (g Graph) Mermaid(w io.Writer) error { return Fit(g).mermaid(w) }
+
+func (g Graph) mermaid(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	title, _ := json.Marshal(g.title()) // a JSON string is a YAML string
 	fmt.Fprintf(bw, "---\ntitle: %s\n---\nflowchart LR\n", title)
