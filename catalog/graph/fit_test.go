@@ -161,3 +161,35 @@ func TestFitRealCatalog(t *testing.T) {
 		}
 	}
 }
+
+// TestFitRealCatalogDiff draws what a review shows when a new head lands in
+// every channel of gpu-operator-certified.
+func TestFitRealCatalogDiff(t *testing.T) {
+	dir := corpus.Path(t, "catalogs/ocp-v4.20/certified-operators/gpu-operator-certified")
+	c, err := catalog.LoadDir(t.Context(), dir, "certified-operators")
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := Build(c.Packages["gpu-operator-certified"], "")
+	before := after.clone()
+	for ci, ch := range before.Channels {
+		keep := make([]bool, len(ch.Nodes))
+		for i, n := range ch.Nodes {
+			keep[i] = !n.Head
+		}
+		before.Channels[ci] = subChannel(ch, keep)
+	}
+	d := Diff(before, after)
+	if d.Empty() {
+		t.Fatal("removing every head made no difference")
+	}
+	var b strings.Builder
+	if err := d.Mermaid(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if edges := len(mermaidEdge.FindAllString(out, -1)); edges > MaxMermaidEdges || len(out) > MaxMermaidChars {
+		t.Errorf("the review's drawing has %d edges and %d characters; Mermaid draws at most %d and %d",
+			edges, len(out), MaxMermaidEdges, MaxMermaidChars)
+	}
+}
