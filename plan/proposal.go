@@ -30,9 +30,21 @@ func (p *Proposal) Branch() string {
 	return "olmops/" + p.Cluster.Name + "/" + p.Main.Namespace + "/" + p.Main.Name
 }
 
+// MaxTitle bounds a proposal's title: lists of pull requests cut longer
+// ones, and a catalog's package name or version may be long.
+const MaxTitle = 256
+
 // Title is the proposal's one line, such as
-// "etcd 0.9.2 → 0.9.4 (prod-east/operators)".
+// "etcd 0.9.2 → 0.9.4 (prod-east/operators)", at most MaxTitle characters.
 func (p *Proposal) Title() string {
+	t := p.title()
+	if r := []rune(t); len(r) > MaxTitle {
+		return string(r[:MaxTitle-1]) + "…"
+	}
+	return t
+}
+
+func (p *Proposal) title() string {
 	m := p.Main
 	where := fmt.Sprintf(" (%s/%s)", p.Cluster.Name, m.Namespace)
 	pkg, to := m.File.Spec.Package, version(m.File.Spec.To)
@@ -58,10 +70,24 @@ func version(b v1alpha1.PlanBundle) string {
 	return b.Name
 }
 
+// MaxBody bounds a proposal's description: GitHub refuses a pull request
+// whose body exceeds 65,536 characters.
+const MaxBody = 60000
+
 // Body is the proposal's Markdown description: what moves and why, what
 // changes in the cluster, what to watch out for, and a marker the planner
-// reads back to know which target the proposal was for.
+// reads back to know which target the proposal was for. It stays within
+// MaxBody: when the object tables and the graph do not fit, the body keeps
+// their counts and warnings and points to the plan folder, and what still
+// does not fit is cut at a line, the marker kept last.
 func (p *Proposal) Body() string {
+	if s := p.body(true); len(s) <= MaxBody {
+		return s
+	}
+	return cutBody(p.body(false), p.marker())
+}
+
+func (p *Proposal) body(detail bool) string {
 	var b strings.Builder
 	m := p.Main
 	spec := m.File.Spec
@@ -87,7 +113,7 @@ func (p *Proposal) Body() string {
 	if m.State != Remove {
 		writePath(&b, spec)
 	}
-	if p.Graph != "" {
+	if p.Graph != "" && detail {
 		b.WriteString("### Upgrade graph\n\n" + p.Graph + "\n")
 	}
 	for _, pl := range p.Plans {
@@ -100,7 +126,12 @@ func (p *Proposal) Body() string {
 			fmt.Fprintf(&b, "The plan folder is deleted: everything %s installed is pruned (CRDs are kept).\n\n", markdown.Text(pl.Name))
 			continue
 		}
-		b.WriteString(strings.TrimRight(pl.Changes.Markdown(), "\n") + "\n\n")
+		if detail {
+			b.WriteString(strings.TrimRight(pl.Changes.Markdown(), "\n") + "\n\n")
+			continue
+		}
+		fmt.Fprintf(&b, "%s\n\nThe object-by-object changes do not fit in this description: see %s or run `olmops review`.\n\n",
+			pl.Changes.Summary(), markdown.Code(pl.Dir+"/"))
 	}
 	writeList(&b, "Warnings", spec.Warnings, func(s string) string { return "⚠️ " + markdown.Text(s) })
 	var deps []string
@@ -108,8 +139,30 @@ func (p *Proposal) Body() string {
 		deps = append(deps, fmt.Sprintf("%s: %s %s, planned in %s", markdown.Code(d.Name), markdown.Text(d.Package), markdown.Text(d.Bundle), markdown.Code(d.Name)))
 	}
 	writeList(&b, "Dependencies", deps, func(s string) string { return s })
-	b.WriteString(Marker{Cluster: p.Cluster.Name, Namespace: m.Namespace, Name: m.Name, To: spec.To.Name, Inputs: spec.InputsDigest}.String() + "\n")
+	b.WriteString(p.marker())
 	return b.String()
+}
+
+func (p *Proposal) marker() string {
+	m := p.Main
+	return Marker{Cluster: p.Cluster.Name, Namespace: m.Namespace, Name: m.Name, To: m.File.Spec.To.Name, Inputs: m.File.Spec.InputsDigest}.String() + "\n"
+}
+
+// cutNote ends a body cut to MaxBody.
+const cutNote = "\n… cut here: the rest does not fit in a pull request description; the plan folder holds all of it.\n\n"
+
+// cutBody cuts body, which ends with marker, at the last line that leaves
+// room for the note and the marker within MaxBody.
+func cutBody(body, marker string) string {
+	if len(body) <= MaxBody {
+		return body
+	}
+	room := MaxBody - len(cutNote) - len(marker)
+	head := body[:room]
+	if i := strings.LastIndexByte(head, '\n'); i >= 0 {
+		head = head[:i+1]
+	}
+	return head + cutNote + marker
 }
 
 func writePath(b *strings.Builder, spec v1alpha1.InstallPlanSpec) {

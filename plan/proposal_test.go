@@ -1,10 +1,12 @@
 package plan
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/olmops/olmops/api/v1alpha1"
+	"github.com/olmops/olmops/render"
 )
 
 var realInputs = "sha256:" + strings.Repeat("0f", 32)
@@ -41,6 +43,62 @@ func TestBodyKeepsCatalogTextInert(t *testing.T) {
 	}
 	if !strings.Contains(body, "second warning stays visible") {
 		t.Error("the warning after the forged one is missing")
+	}
+}
+
+// TestBodyFitsGitHub: GitHub refuses a pull request whose body exceeds
+// 65,536 characters, so an operator shipping thousands of objects, or a
+// catalog with endless warnings, would leave its upgrade unproposable.
+func TestBodyFitsGitHub(t *testing.T) {
+	var objects []render.ObjectRef
+	for i := range 3000 {
+		objects = append(objects, render.ObjectRef{Version: "v1", Kind: "ConfigMap", Namespace: "ops", Name: fmt.Sprintf("dashboard-%04d", i)})
+	}
+	manyWarnings := make([]string, 4000)
+	for i := range manyWarnings {
+		manyWarnings[i] = fmt.Sprintf("bundle etcd.v0.9.%d is deprecated: use the stable channel", i)
+	}
+	for _, tc := range []struct {
+		name     string
+		warnings []string
+		want     string
+	}{
+		{"object tables left to the plan folder", nil, "3000 added, 0 changed, 0 removed\n\nThe object-by-object changes do not fit"},
+		{"warnings cut at a line", manyWarnings, "… cut here"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Proposal{
+				Cluster: v1alpha1.Cluster{Name: "prod"},
+				Graph:   "```mermaid\nflowchart LR\n```\n",
+				Main: Plan{Key: Key{Namespace: "ops", Name: "etcd"}, Dir: "clusters/prod/plans/ops/etcd", State: Install,
+					Changes: render.Changes{Added: objects},
+					File: &v1alpha1.InstallPlan{Spec: v1alpha1.InstallPlanSpec{
+						Package: "etcd", To: v1alpha1.PlanBundle{Name: "etcd.v0.9.4", Version: "0.9.4"},
+						Warnings: tc.warnings, InputsDigest: realInputs,
+					}}},
+			}
+			p.Plans = []Plan{p.Main}
+			body := p.Body()
+			if len(body) > MaxBody {
+				t.Errorf("body has %d bytes, more than %d", len(body), MaxBody)
+			}
+			if !strings.Contains(body, tc.want) {
+				t.Errorf("body lacks %q", tc.want)
+			}
+			if m, ok := ParseMarker(body); !ok || m.To != "etcd.v0.9.4" || !strings.HasSuffix(body, m.String()+"\n") {
+				t.Errorf("the marker is not the body's last line: %v %q", ok, body[max(0, len(body)-200):])
+			}
+		})
+	}
+}
+
+func TestTitleFitsGitHub(t *testing.T) {
+	long := strings.Repeat("é", 400)
+	p := &Proposal{Cluster: v1alpha1.Cluster{Name: "prod"}, Main: Plan{Key: Key{Namespace: "ops", Name: "etcd"}, State: Install,
+		File: &v1alpha1.InstallPlan{Spec: v1alpha1.InstallPlanSpec{Package: long, To: v1alpha1.PlanBundle{Name: "x", Version: "1.0.0"}}}}}
+	got := p.Title()
+	if n := len([]rune(got)); n != MaxTitle || !strings.HasPrefix(got, "install éé") || !strings.HasSuffix(got, "…") {
+		t.Errorf("Title() has %d characters (%q…), want %d ending in …", n, got[:20], MaxTitle)
 	}
 }
 

@@ -15,27 +15,43 @@ func (c Changes) Markdown() string {
 		return "No manifest changes."
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d added, %d changed, %d removed\n", len(c.Added), len(c.Changed), len(c.Removed))
+	c.headline(&b)
+	c.objectsMarkdown(&b)
+	c.rbacMarkdown(&b)
+	c.crdsMarkdown(&b)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// Summary is the head of Markdown without its tables: the counts and the
+// warnings a reviewer must not miss (CRD breaks, escalations), for a text
+// too short to hold the tables.
+func (c Changes) Summary() string {
+	if c.Empty() {
+		return "No manifest changes."
+	}
+	var b strings.Builder
+	c.headline(&b)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func (c Changes) headline(b *strings.Builder) {
+	fmt.Fprintf(b, "%d added, %d changed, %d removed\n", len(c.Added), len(c.Changed), len(c.Removed))
 	for _, cc := range c.CRDs {
 		if len(cc.StoppedServing) > 0 {
-			fmt.Fprintf(&b, "\n> ⚠️ **CRD %s stops serving %s**: existing objects of that version become unreadable.\n",
+			fmt.Fprintf(b, "\n> ⚠️ **CRD %s stops serving %s**: existing objects of that version become unreadable.\n",
 				mdCell(cc.CRD.Name), mdCodeList(cc.StoppedServing))
 		}
 		if len(cc.Breaks) > 0 {
-			fmt.Fprintf(&b, "\n> ⚠️ **CRD %s: unsafe upgrade** (%d finding(s) by OLM's crdUpgradeSafety rules): existing objects may become invalid; the controller refuses the update if any does.\n",
+			fmt.Fprintf(b, "\n> ⚠️ **CRD %s: unsafe upgrade** (%d finding(s) by OLM's crdUpgradeSafety rules): existing objects may become invalid; the controller refuses the update if any does.\n",
 				mdCell(cc.CRD.Name), len(cc.Breaks))
 		}
 	}
 	if len(c.Escalations) > 0 {
 		b.WriteString("\n> ⚠️ **Grants more power** (review before merging):\n")
 		for _, e := range c.Escalations {
-			fmt.Fprintf(&b, "> - %s\n", mdCell(e))
+			fmt.Fprintf(b, "> - %s\n", mdCell(e))
 		}
 	}
-	c.objectsMarkdown(&b)
-	c.rbacMarkdown(&b)
-	c.crdsMarkdown(&b)
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func (c Changes) objectsMarkdown(b *strings.Builder) {
