@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -71,7 +70,7 @@ printed); 2 usage, I/O or API server error.`,
 	f.DurationVar(&opts.HealthTimeout, "health-timeout", apply.DefaultHealthTimeout, "how long a hop may take to become healthy")
 	f.BoolVar(&opts.PostStatuses, "post-statuses", false, "post commit statuses to the forge")
 	f.BoolVar(&opts.Prune, "prune", true, "delete objects that left the plans (needs a Repository to know them)")
-	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(cmd, &opts.Output, "text", "json", "yaml")
 	return cmd
 }
 
@@ -79,7 +78,7 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	if opts.Cluster == "" {
 		return usageErrorf("--cluster is required")
 	}
-	if err := oneOf("output", opts.Output, "text", "json"); err != nil {
+	if err := oneOf("output", opts.Output, "text", "json", "yaml"); err != nil {
 		return err
 	}
 	repo, err := openRepo(ctx, opts.Repo, opts.CacheDir, true)
@@ -250,10 +249,8 @@ func recordApply(ctx context.Context, c client.Client, obj *v1alpha1.Repository,
 }
 
 func writeApplyOutcome(w io.Writer, format string, out *reconciler.Outcome) error {
-	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+	if structured(format) {
+		return encode(w, format, out)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAMESPACE\tSUBSCRIPTION\tPHASE\tINSTALLED\tTARGET\tHEALTHY\tMESSAGE")

@@ -197,7 +197,7 @@ func TestApply(t *testing.T) {
 			{"repository not NAMESPACE/NAME", []string{"--cluster", "staging", "--kubeconfig", kc, "--repository", "staging"}, `--repository "staging": want NAMESPACE/NAME`},
 			{"repository of another cluster", []string{"--cluster", "prod-east", "--kubeconfig", kc, "--repository", key.String()}, `records cluster "staging", not "prod-east"`},
 			{"missing repository", []string{"--cluster", "staging", "--kubeconfig", kc, "--repository", ns + "/nope"}, "not found"},
-			{"bad output", []string{"--cluster", "staging", "--kubeconfig", kc, "-o", "yaml"}, `invalid --output "yaml"`},
+			{"bad output", []string{"--cluster", "staging", "--kubeconfig", kc, "-o", "xml"}, `invalid --output "xml"`},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -70,7 +69,7 @@ I/O error.`,
 	f.StringVar(&opts.Into, "into", "", "catalog folder to write, relative to --repo (e.g. catalogs/operatorhub)")
 	f.StringArrayVar(&opts.Packages, "package", nil, "package to import; repeat for more (default: every package)")
 	f.StringVar(&opts.Repo, "repo", ".", "the desired-state repository: a folder, or a URL with --push")
-	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(cmd, &opts.Output, "text", "json", "yaml")
 	f.StringVar(&opts.CacheDir, "cache-dir", "", "image cache (default: olmops/images in the user cache directory)")
 	f.StringVar(&opts.GitCacheDir, "git-cache-dir", "", "where a --repo URL is cloned (default: olmops/git in the user cache directory)")
 	f.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "time allowed for pulling the image")
@@ -79,7 +78,7 @@ I/O error.`,
 }
 
 func catalogImportRun(ctx context.Context, opts *catalogImportOptions) error {
-	if err := oneOf("output", opts.Output, "text", "json"); err != nil {
+	if err := oneOf("output", opts.Output, "text", "json", "yaml"); err != nil {
 		return err
 	}
 	if opts.Into == "" || !filepath.IsLocal(opts.Into) {
@@ -123,10 +122,8 @@ func (e invalidImport) Is(target error) bool { return target == errFindings }
 
 // writeImportSummary prints what an import changed, as text or JSON.
 func writeImportSummary(w io.Writer, format string, s *catalogimport.Summary) error {
-	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+	if structured(format) {
+		return encode(w, format, s)
 	}
 	var b strings.Builder
 	b.WriteString(s.Title() + "\n")

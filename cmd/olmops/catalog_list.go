@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -50,7 +49,7 @@ columns of opm alpha list, optionally only those of PACKAGE.
 			return catalogListRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(cmd, &opts.Output, "text", "json", "yaml")
 	return cmd
 }
 
@@ -79,7 +78,7 @@ type (
 )
 
 func catalogListRun(ctx context.Context, opts *catalogListOptions) error {
-	if err := oneOf("output", opts.Output, "text", "json"); err != nil {
+	if err := oneOf("output", opts.Output, "text", "json", "yaml"); err != nil {
 		return err
 	}
 	if !slices.Contains(listKinds, opts.Kind) {
@@ -102,10 +101,8 @@ func catalogListRun(ctx context.Context, opts *catalogListOptions) error {
 	case "bundles":
 		l = bundleListing(pkgs)
 	}
-	if opts.Output == "json" {
-		enc := json.NewEncoder(opts.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(l.rows)
+	if structured(opts.Output) {
+		return encode(opts.Out, opts.Output, l.rows)
 	}
 	return l.writeTable(opts.Out)
 }

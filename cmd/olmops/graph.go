@@ -42,7 +42,7 @@ marked, and bundles an edge names that the channel does not hold are drawn as
 			return graphRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "mermaid", "output format: mermaid or dot")
+	addOutputFlag(cmd, &opts.Output, "mermaid", "dot")
 	cmd.Flags().StringVar(&opts.Channel, "channel", "", "draw only this channel (default: every channel)")
 	return cmd
 }

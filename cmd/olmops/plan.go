@@ -87,14 +87,14 @@ credentials), cached by digest, and recorded in the plan pinned by digest.`,
 	f.BoolVar(&opts.Push, "push", false, "push commits and plan branches to origin and open proposals")
 	f.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if a committed plan is stale or missing")
 	f.StringVar(&opts.Ref, "ref", "", "with --check: check the plans at this revision (such as a pull request's head) instead of each cluster's target branch")
-	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(cmd, &opts.Output, "text", "json", "yaml")
 	f.StringVar(&opts.CacheDir, "cache-dir", "", "where clones of --repo URLs are kept (default: the user cache folder)")
 	f.StringVar(&opts.ImageDir, "image-cache", "", "where pulled bundle images are kept, by digest (default: the user cache folder)")
 	return cmd
 }
 
 func planRun(ctx context.Context, opts *planOptions) error {
-	if err := oneOf("output", opts.Output, "text", "json"); err != nil {
+	if err := oneOf("output", opts.Output, "text", "json", "yaml"); err != nil {
 		return err
 	}
 	if opts.Check && opts.Push {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -9,10 +8,8 @@ import (
 )
 
 func writePlanReport(w io.Writer, format string, r *planner.Report) error {
-	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+	if structured(format) {
+		return encode(w, format, r)
 	}
 	for _, c := range r.Clusters {
 		if c.Err != nil {

@@ -83,7 +83,7 @@ func TestPlanUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"plan", "--repo", "https://example.com/fleet.git"},
 		{"plan", "--check", "--push"},
-		{"plan", "-o", "yaml"},
+		{"plan", "-o", "xml"},
 		{"plan", "--repo", exampleRepo(t), "--cluster", "nope"},
 	} {
 		if _, errOut, code := runCLI(t, args...); code != exitError {

@@ -83,7 +83,7 @@ channel no catalog has), an unreadable file, or a catalog that does not load.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(cmd, &opts.Output, "text", "json", "yaml")
 	f.StringArrayVar(&opts.Catalogs, "catalog", nil, "catalog directory, with an optional :PRIORITY (repeatable)")
 	f.StringVar(&opts.Package, "package", "", "package to resolve")
 	f.StringArrayVar(&opts.Channels, "channel", nil, "channel to take bundles from (repeatable; default: Semver any, Classic the default channel)")
@@ -145,7 +145,7 @@ func resolveRun(ctx context.Context, opts *resolveOptions) error {
 
 // check rejects flag combinations and values that cannot run.
 func (o *resolveOptions) check() error {
-	if err := oneOf("output", o.Output, "text", "json"); err != nil {
+	if err := oneOf("output", o.Output, "text", "json", "yaml"); err != nil {
 		return err
 	}
 	if o.Policy != "" {

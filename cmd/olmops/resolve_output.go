@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -137,12 +136,10 @@ func catalogName(c *catalog.Catalog) string {
 	return c.Name
 }
 
-// writeResolve writes v as indented JSON, or as text with writeText.
+// writeResolve writes v as indented JSON or YAML, or as text with writeText.
 func writeResolve[T any](w io.Writer, format string, v T, writeText func(*textWriter, T)) error {
-	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
+	if structured(format) {
+		return encode(w, format, v)
 	}
 	tw := &textWriter{w: w}
 	writeText(tw, v)

@@ -335,7 +335,7 @@ func TestResolveErrors(t *testing.T) {
 		{"both forms", []string{"--catalog", operatorhub, "--package", "etcd", "--subscriptions", prodEastSubs}, exitError, "--package"},
 		{"stray argument", []string{"--catalog", operatorhub, "--package", "etcd", "extra"}, exitError, "unexpected arguments"},
 		{"package flags with subscriptions", []string{"--catalog", operatorhub, "--subscriptions", prodEastSubs, "--channel", "x"}, exitError, "--channel"},
-		{"bad output", []string{"--catalog", operatorhub, "--package", "etcd", "-o", "yaml"}, exitError, "--output"},
+		{"bad output", []string{"--catalog", operatorhub, "--package", "etcd", "-o", "xml"}, exitError, "--output"},
 		{"bad policy", []string{"--catalog", operatorhub, "--package", "etcd", "--policy", "semver"}, exitError, "--policy"},
 		{"invalid version range", []string{"--catalog", operatorhub, "--package", "etcd", "--version", ">=1.0 <<2"}, exitError, "invalid --version"},
 		{"malformed priority", []string{"--catalog", operatorhub + ":high", "--package", "etcd"}, exitError, `priority "high"`},

@@ -82,7 +82,7 @@ commit.`,
 	f.StringVar(&opts.Head, "head", "HEAD", "the revision under review")
 	f.StringVar(&opts.Branch, "branch", "", "the branch the head merges into, for olmops.yaml's defaults (default: $GITHUB_BASE_REF, else the checked-out branch, else main)")
 	f.StringArrayVar(&opts.Clusters, "cluster", nil, "review only this cluster's impact and plans (repeatable)")
-	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json, github or markdown")
+	addOutputFlag(cmd, &opts.Output, "text", "json", "yaml", "github", "markdown")
 	f.StringVar(&opts.Plans, "plans", string(review.PlansChanged), "which clusters' plans to check: changed, all or none")
 	f.BoolVar(&opts.FailOnWarnings, "fail-on-warnings", false, "exit 1 on new warnings too")
 	f.BoolVar(&opts.PostStatus, "post-status", false, "post the verdict as the commit status olmops/review on the head (token from $GITHUB_TOKEN)")
@@ -94,7 +94,7 @@ commit.`,
 }
 
 func reviewRun(ctx context.Context, opts *reviewOptions) error {
-	if err := oneOf("output", opts.Output, "text", "json", "github", "markdown"); err != nil {
+	if err := oneOf("output", opts.Output, "text", "json", "yaml", "github", "markdown"); err != nil {
 		return err
 	}
 	if err := oneOf("plans", opts.Plans, string(review.PlansChanged), string(review.PlansAll), string(review.PlansNone)); err != nil {
@@ -144,8 +144,8 @@ func reviewRun(ctx context.Context, opts *reviewOptions) error {
 
 func (opts *reviewOptions) write(r *review.Report) error {
 	switch opts.Output {
-	case "json":
-		return review.WriteJSON(opts.Out, r)
+	case "json", "yaml":
+		return writeAs(opts.Out, opts.Output, func(w io.Writer) error { return review.WriteJSON(w, r) })
 	case "markdown":
 		return review.WriteMarkdown(opts.Out, r, opts.FailOnWarnings)
 	case "github":

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -38,7 +37,7 @@ error (for example a DIR that does not exist).`,
 			return validateRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or github")
+	addOutputFlag(cmd, &opts.Output, "text", "json", "yaml", "github")
 	return cmd
 }
 
@@ -53,7 +52,7 @@ type finding struct {
 }
 
 func validateRun(ctx context.Context, opts *validateOptions) error {
-	if err := oneOf("output", opts.Output, "text", "json", "github"); err != nil {
+	if err := oneOf("output", opts.Output, "text", "json", "yaml", "github"); err != nil {
 		return err
 	}
 	// Every DIR must exist before anything is printed.
@@ -117,10 +116,8 @@ func toFinding(dir string, p catalog.Problem) finding {
 
 func writeFindings(w io.Writer, format string, fs []finding) error {
 	switch format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+	case "json", "yaml":
+		return encode(w, format, struct {
 			Valid  bool      `json:"valid"`
 			Errors []finding `json:"errors"`
 		}{len(fs) == 0, fs})

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
-	"sigs.k8s.io/yaml"
 )
 
 // buildInfo is what `olmops version` reports.
@@ -62,7 +60,7 @@ func newVersionCmd(s streams) *cobra.Command {
 			return versionRun(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or yaml")
+	addOutputFlag(cmd, &opts.Output, "text", "json", "yaml")
 	return cmd
 }
 
@@ -72,17 +70,8 @@ func versionRun(opts *versionOptions) error {
 	}
 	b := readBuildInfo()
 	switch opts.Output {
-	case "json":
-		enc := json.NewEncoder(opts.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(b)
-	case "yaml":
-		data, err := yaml.Marshal(b)
-		if err != nil {
-			return err
-		}
-		_, err = opts.Out.Write(data)
-		return err
+	case "json", "yaml":
+		return encode(opts.Out, opts.Output, b)
 	}
 	_, err := fmt.Fprintln(opts.Out, b)
 	return err
