@@ -64,6 +64,7 @@ printed); 2 usage, I/O or API server error.`,
 	f.StringVar(&opts.Repo, "repo", ".", "the desired-state repository: a local folder or a git URL")
 	f.StringVar(&opts.Branch, "branch", "", "branch whose plans are applied (default: the checked-out branch, or the remote's default)")
 	f.StringVar(&opts.Cluster, "cluster", "", "the cluster to apply (required)")
+	_ = cmd.RegisterFlagCompletionFunc("cluster", completeClusters)
 	f.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, in-cluster, ~/.kube/config)")
 	f.StringVar(&opts.Repository, "repository", "", "NAMESPACE/NAME of the Repository object that records the cluster's state")
 	f.StringVar(&opts.CacheDir, "cache-dir", "", "where clones of --repo URLs are kept (default: the user cache folder)")

@@ -39,8 +39,8 @@ columns of opm alpha list, optionally only those of PACKAGE.
   bundles:  PACKAGE CHANNEL BUNDLE REPLACES SKIPS SKIP RANGE IMAGE`,
 		Example: `  olmops catalog list channels catalogs/operatorhub
   olmops catalog list bundles catalogs/operatorhub etcd -o json`,
-		Args:      args(cobra.RangeArgs(2, 3)),
-		ValidArgs: listKinds,
+		Args:              args(cobra.RangeArgs(2, 3)),
+		ValidArgsFunction: completeListArgs,
 		RunE: func(cmd *cobra.Command, a []string) error {
 			opts.Kind, opts.Dir = a[0], a[1]
 			if len(a) == 3 {

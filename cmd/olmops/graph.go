@@ -44,6 +44,15 @@ marked, and bundles an edge names that the channel does not hold are drawn as
 	}
 	addOutputFlag(cmd, &opts.Output, "mermaid", "dot")
 	cmd.Flags().StringVar(&opts.Channel, "channel", "", "draw only this channel (default: every channel)")
+	cmd.ValidArgsFunction = completeGraphArgs
+	_ = cmd.RegisterFlagCompletionFunc("channel", completeChannels(
+		func(_ *cobra.Command, a []string) []string { return a[:min(len(a), 1)] },
+		func(_ *cobra.Command, a []string) string {
+			if len(a) < 2 {
+				return ""
+			}
+			return a[1]
+		}))
 	return cmd
 }
 

@@ -68,3 +68,43 @@ func TestOutputCompletion(t *testing.T) {
 		}
 	}
 }
+
+// complete returns the values the shell would offer for args, the last
+// being the word under the cursor.
+func complete(t *testing.T, args ...string) []string {
+	t.Helper()
+	out, stderr, code := runCLI(t, append([]string{"__complete"}, args...)...)
+	if code != 0 {
+		t.Fatalf("olmops __complete %v: exit %d: %s", args, code, stderr)
+	}
+	var got []string
+	for _, line := range strings.Split(out, "\n") {
+		if line != "" && !strings.HasPrefix(line, ":") && !strings.HasPrefix(line, "Completion") {
+			got = append(got, strings.SplitN(line, "\t", 2)[0])
+		}
+	}
+	return got
+}
+
+// TestCompletion: packages, channels and clusters complete from what the
+// command would read, as kubectl completes resource names.
+func TestCompletion(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"graph", smallCatalog, ""}, "bar foo"},
+		{[]string{"graph", smallCatalog, "foo", "--channel", ""}, "beta stable"},
+		{[]string{"catalog", "list", ""}, strings.Join(listKinds, " ")},
+		{[]string{"catalog", "list", "bundles", smallCatalog, ""}, "bar foo"},
+		{[]string{"resolve", "--catalog", operatorhub + ":5", "--package", ""}, "etcd memcached-operator"},
+		{[]string{"resolve", "--catalog", operatorhub, "--package", "etcd", "--channel", ""}, "fast stable"},
+		{[]string{"plan", "--repo", examplesDir, "--cluster", ""}, "prod-east staging"},
+		{[]string{"apply", "--repo", examplesDir, "--cluster", ""}, "prod-east staging"},
+		{[]string{"plan", "--repo", t.TempDir(), "--cluster", ""}, ""},
+	} {
+		if got := strings.Join(complete(t, tc.args...), " "); got != tc.want {
+			t.Errorf("olmops %s<TAB> offers %q, want %q", strings.Join(tc.args, " "), got, tc.want)
+		}
+	}
+}

@@ -84,6 +84,7 @@ credentials), cached by digest, and recorded in the plan pinned by digest.`,
 	f.StringVar(&opts.Repo, "repo", ".", "the desired-state repository: a local folder or a git URL")
 	f.StringVar(&opts.Branch, "branch", "", "branch holding olmops.yaml (default: the checked-out branch, or the remote's default)")
 	f.StringArrayVar(&opts.Clusters, "cluster", nil, "plan only this cluster (repeatable)")
+	_ = cmd.RegisterFlagCompletionFunc("cluster", completeClusters)
 	f.BoolVar(&opts.Push, "push", false, "push commits and plan branches to origin and open proposals")
 	f.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if a committed plan is stale or missing")
 	f.StringVar(&opts.Ref, "ref", "", "with --check: check the plans at this revision (such as a pull request's head) instead of each cluster's target branch")

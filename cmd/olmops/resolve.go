@@ -93,6 +93,11 @@ channel no catalog has), an unreadable file, or a catalog that does not load.`,
 	f.BoolVar(&opts.SelfCertified, "self-certified", false, "allow any bundle in range, ignoring upgrade edges (upgradeConstraintPolicy: SelfCertified)")
 	f.StringArrayVar(&opts.Subscriptions, "subscriptions", nil, "Subscription or ClusterExtension file or directory (repeatable)")
 	f.StringVar(&opts.Kubernetes, "kubernetes-version", "", "the cluster's Kubernetes version, for olm.kubeversion")
+	_ = cmd.RegisterFlagCompletionFunc("package", completeResolvePackages)
+	_ = cmd.RegisterFlagCompletionFunc("channel", completeChannels(catalogFlags, func(c *cobra.Command, _ []string) string {
+		p, _ := c.Flags().GetString("package")
+		return p
+	}))
 	f.StringVar(&opts.OpenShift, "openshift-version", "", "the cluster's OpenShift version, for olm.maxOpenShiftVersion")
 	return cmd
 }

@@ -82,6 +82,7 @@ commit.`,
 	f.StringVar(&opts.Head, "head", "HEAD", "the revision under review")
 	f.StringVar(&opts.Branch, "branch", "", "the branch the head merges into, for olmops.yaml's defaults (default: $GITHUB_BASE_REF, else the checked-out branch, else main)")
 	f.StringArrayVar(&opts.Clusters, "cluster", nil, "review only this cluster's impact and plans (repeatable)")
+	_ = cmd.RegisterFlagCompletionFunc("cluster", completeClusters)
 	addOutputFlag(cmd, &opts.Output, "text", "json", "yaml", "github", "markdown")
 	f.StringVar(&opts.Plans, "plans", string(review.PlansChanged), "which clusters' plans to check: changed, all or none")
 	f.BoolVar(&opts.FailOnWarnings, "fail-on-warnings", false, "exit 1 on new warnings too")
