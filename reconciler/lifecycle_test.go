@@ -99,6 +99,19 @@ func (l *lifecycle) edit(t *testing.T, change func(*v1alpha1.RepositorySpec)) {
 	}
 }
 
+// annotate asks for a pass, as olmops reconcile and flux reconcile do.
+func (l *lifecycle) annotate(t *testing.T, requestedAt string) {
+	t.Helper()
+	obj := &v1alpha1.Repository{}
+	if err := l.f.env.Client.Get(t.Context(), l.key, obj); err != nil {
+		t.Fatal(err)
+	}
+	obj.SetAnnotations(map[string]string{v1alpha1.ReconcileRequestAnnotation: requestedAt})
+	if err := l.f.env.Client.Update(t.Context(), obj); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // commit writes files on main and plans, as a user and CI would.
 func (l *lifecycle) commit(t *testing.T, msg string, files map[string][]byte) {
 	t.Helper()
@@ -138,10 +151,17 @@ func TestRepositoryLifecycle(t *testing.T) {
 	const ns = "etcd-system"
 	l := newLifecycle(t, func(s *v1alpha1.RepositorySpec) { s.Suspend, s.Prune = true, new(false) })
 
-	t.Run("suspended does nothing", func(t *testing.T) {
+	t.Run("suspended does nothing and says so", func(t *testing.T) {
+		l.annotate(t, "first")
 		obj, evs := l.pass(t)
-		if obj.Status.LastFetchedCommit != "" || len(obj.Status.Conditions) != 0 || len(evs) != 0 {
+		if obj.Status.LastFetchedCommit != "" || len(obj.Status.Conditions) != 1 || len(evs) != 0 {
 			t.Errorf("a suspended Repository was worked on: status %+v, events %q", obj.Status, evs)
+		}
+		if got := condition(obj, v1alpha1.SuspendedCondition); got != "True "+v1alpha1.SuspendedReason {
+			t.Errorf("Suspended = %s, want True %s", got, v1alpha1.SuspendedReason)
+		}
+		if obj.Status.LastHandledReconcileAt != "" {
+			t.Errorf("a suspended Repository recorded reconcile request %q as handled", obj.Status.LastHandledReconcileAt)
 		}
 		if l.exists(t, &appsv1.Deployment{}, ns, "etcd-operator") {
 			t.Error("a suspended Repository's plan was applied")
@@ -150,9 +170,16 @@ func TestRepositoryLifecycle(t *testing.T) {
 
 	t.Run("resumed installs", func(t *testing.T) {
 		l.edit(t, func(s *v1alpha1.RepositorySpec) { s.Suspend = false })
+		l.annotate(t, "second")
 		obj, _ := l.pass(t)
 		if got := condition(obj, v1alpha1.ReadyCondition); got != "True "+v1alpha1.SucceededReason {
 			t.Fatalf("Ready = %s: %+v", got, obj.Status)
+		}
+		if got := condition(obj, v1alpha1.SuspendedCondition); got != "absent" {
+			t.Errorf("Suspended = %s once resumed, want it gone", got)
+		}
+		if obj.Status.LastHandledReconcileAt != "second" {
+			t.Errorf("lastHandledReconcileAt = %q, want the request the pass handled, %q", obj.Status.LastHandledReconcileAt, "second")
 		}
 		if !l.exists(t, &corev1.ConfigMap{}, ns, "etcd-extra") {
 			t.Fatal("the overlay's ConfigMap was not applied")

@@ -174,7 +174,8 @@ func newReconciler(mgr manager.Manager, opts Options) (*RepositoryReconciler, er
 }
 
 // SetupWithManager registers the controller: it watches Repositories
-// (spec changes only: its own status writes do not wake it) and pushes.
+// (spec changes and reconcile requests only: its own status writes do not
+// wake it) and pushes.
 // Git hosts and API servers that fail are not hammered: retries back off
 // from one second to five minutes.
 func (r *RepositoryReconciler) SetupWithManager(mgr manager.Manager, opts controller.Options, pushes <-chan event.GenericEvent) error {
@@ -183,12 +184,19 @@ func (r *RepositoryReconciler) SetupWithManager(mgr manager.Manager, opts contro
 		opts.RateLimiter = workqueue.NewTypedItemExponentialFailureRateLimiter[ctrl.Request](time.Second, 5*time.Minute)
 	}
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&v1alpha1.Repository{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(&v1alpha1.Repository{}, builder.WithPredicates(predicate.Or(predicate.GenerationChangedPredicate{}, reconcileRequested))).
 		WatchesRawSource(source.Channel(pushes, &handler.EnqueueRequestForObject{})).
 		WithOptions(opts).
 		Named("repository").
 		Complete(r)
 }
+
+// reconcileRequested passes an update that changes the reconcile request
+// annotation: a pass asked for now, though the spec did not change.
+var reconcileRequested = predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+	a := v1alpha1.ReconcileRequestAnnotation
+	return e.ObjectOld.GetAnnotations()[a] != e.ObjectNew.GetAnnotations()[a]
+}}
 
 // webhookServer serves the push webhook; a push enqueues the
 // Repositories of its URL and branch.

@@ -69,11 +69,21 @@ func (r *RepositoryReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	base := obj.DeepCopy()
 	if obj.Spec.Suspend {
 		logr.FromContextOrDiscard(ctx).V(1).Info("suspended")
-		return ctrl.Result{}, nil
+		// A reconcile request stays unhandled: `olmops reconcile` waiting
+		// on it must not report a pass that did not run.
+		meta.SetStatusCondition(&obj.Status.Conditions, metav1.Condition{
+			Type: v1alpha1.SuspendedCondition, Status: metav1.ConditionTrue, Reason: v1alpha1.SuspendedReason,
+			Message: "spec.suspend is true: nothing is fetched or applied until it is false", ObservedGeneration: obj.Generation,
+		})
+		return ctrl.Result{}, r.patchStatus(ctx, base, obj)
 	}
-	base := obj.DeepCopy()
+	meta.RemoveStatusCondition(&obj.Status.Conditions, v1alpha1.SuspendedCondition)
+	if v, ok := obj.Annotations[v1alpha1.ReconcileRequestAnnotation]; ok {
+		obj.Status.LastHandledReconcileAt = v
+	}
 	res, err := r.reconcile(ctx, obj)
 	if perr := r.patchStatus(ctx, base, obj); perr != nil {
 		err = errors.Join(err, perr)

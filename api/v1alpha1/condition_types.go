@@ -15,7 +15,17 @@ const (
 	// spec, a Secret or the repository changes; the controller stops
 	// retrying on its own.
 	StalledCondition = "Stalled"
+	// SuspendedCondition is True while spec.suspend is: the controller
+	// neither fetches nor applies, and the other conditions are as it left
+	// them. Absent otherwise.
+	SuspendedCondition = "Suspended"
 )
+
+// ReconcileRequestAnnotation asks for a pass now: the controller reconciles
+// when its value changes and records the value it handled in
+// status.lastHandledReconcileAt. It is Flux's annotation, so `flux
+// reconcile`-style tooling works unchanged; `olmops reconcile` sets it.
+const ReconcileRequestAnnotation = "reconcile.fluxcd.io/requestedAt"
 
 // Condition reasons. Each names what a person should look at.
 const (
@@ -49,6 +59,8 @@ const (
 	// it resumes by itself when the condition clears (Ready=False, not
 	// Stalled: the cluster does not match the branch yet, by design).
 	UpgradeHeldReason = "UpgradeHeld"
+	// SuspendedReason: spec.suspend is true (Suspended=True).
+	SuspendedReason = "Suspended"
 )
 
 // Keys of the Secret that spec.secretRef names, by kind of credentials.

@@ -35,7 +35,7 @@ func TestRepositoryPrinterColumns(t *testing.T) {
 
 	table := getTable(t, env.Config, fmt.Sprintf("/apis/olmops.io/v1alpha1/namespaces/%s/repositories/printed", ns))
 	want := map[string]any{
-		"Ready": "True", "Status": "applied 0123456", "Last Applied": "0123456",
+		"Ready": "True", "Status": "applied 0123456", "Last Applied": "0123456", "Suspended": nil,
 		"Cluster": "prod-east", "URL": "https://git.example.com/acme/gitops.git",
 	}
 	if len(table.Rows) != 1 {
@@ -48,7 +48,7 @@ func TestRepositoryPrinterColumns(t *testing.T) {
 			t.Errorf("column %s = %v, want %v", c.Name, table.Rows[0].Cells[i], w)
 		}
 	}
-	wantNames := fmt.Sprint([]string{"Name", "Ready", "Status", "Age", "Last Applied", "Cluster", "URL"})
+	wantNames := fmt.Sprint([]string{"Name", "Ready", "Status", "Age", "Last Applied", "Suspended", "Cluster", "URL"})
 	if fmt.Sprint(names) != wantNames {
 		t.Errorf("columns %v, want %s", names, wantNames)
 	}

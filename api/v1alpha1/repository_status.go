@@ -20,6 +20,11 @@ type RepositoryStatus struct {
 	// +patchStrategy=merge
 	// +patchMergeKey=type
 	Conditions []metav1.Condition `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type"`
+	// lastHandledReconcileAt is the value of the
+	// reconcile.fluxcd.io/requestedAt annotation the controller last acted
+	// on.
+	// +optional
+	LastHandledReconcileAt string `json:"lastHandledReconcileAt,omitempty"`
 	// lastFetchedCommit is the commit of spec.branch last fetched.
 	// +optional
 	LastFetchedCommit string `json:"lastFetchedCommit,omitempty"`

@@ -16,6 +16,7 @@ import (
 // +kubebuilder:printcolumn:name="Status",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].message`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:printcolumn:name="Last Applied",type=string,JSONPath=`.status.lastAppliedCommit`
+// +kubebuilder:printcolumn:name="Suspended",type=boolean,JSONPath=`.spec.suspend`
 // +kubebuilder:printcolumn:name="Cluster",type=string,JSONPath=`.spec.cluster`,priority=1
 // +kubebuilder:printcolumn:name="URL",type=string,JSONPath=`.spec.url`,priority=1
 type Repository struct {
