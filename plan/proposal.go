@@ -131,7 +131,7 @@ func (p *Proposal) body(detail bool) string {
 			continue
 		}
 		fmt.Fprintf(&b, "%s\n\nThe object-by-object changes do not fit in this description: see %s or run `olmops review`.\n\n",
-			pl.Changes.Summary(), markdown.Code(pl.Dir+"/"))
+			pl.Changes.Headline(), markdown.Code(pl.Dir+"/"))
 	}
 	writeList(&b, "Warnings", spec.Warnings, func(s string) string { return "⚠️ " + markdown.Text(s) })
 	var deps []string

@@ -22,10 +22,10 @@ func (c Changes) Markdown() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// Summary is the head of Markdown without its tables: the counts and the
+// Headline is the head of Markdown without its tables: the counts and the
 // warnings a reviewer must not miss (CRD breaks, escalations), for a text
 // too short to hold the tables.
-func (c Changes) Summary() string {
+func (c Changes) Headline() string {
 	if c.Empty() {
 		return "No manifest changes."
 	}

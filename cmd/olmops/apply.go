@@ -25,7 +25,7 @@ type applyOptions struct {
 	Repo          string
 	Branch        string
 	Cluster       string
-	Kubeconfig    string
+	kube          kubeFlags
 	Repository    string
 	CacheDir      string
 	HealthTimeout time.Duration
@@ -46,7 +46,8 @@ healthy, holds upgrades the installed operator says Upgradeable=False to,
 and prunes what left the plans.
 
 What was applied before is read from the Repository object of the cluster
-(--repository, or the only Repository whose spec.cluster is --cluster), and
+(--repository, or the only Repository whose spec.cluster is --cluster, in
+-n NAMESPACE when given), and
 its status is updated, so the controller carries on from there. Without
 one, nothing is recorded and nothing is pruned.
 
@@ -65,8 +66,8 @@ printed); 2 usage, I/O or API server error.`,
 	f.StringVar(&opts.Branch, "branch", "", "branch whose plans are applied (default: the checked-out branch, or the remote's default)")
 	f.StringVar(&opts.Cluster, "cluster", "", "the cluster to apply (required)")
 	_ = cmd.RegisterFlagCompletionFunc("cluster", completeClusters)
-	f.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, in-cluster, ~/.kube/config)")
-	f.StringVar(&opts.Repository, "repository", "", "NAMESPACE/NAME of the Repository object that records the cluster's state")
+	opts.kube.add(cmd, true)
+	f.StringVar(&opts.Repository, "repository", "", "the Repository object that records the cluster's state: NAME (in -n) or NAMESPACE/NAME")
 	f.StringVar(&opts.CacheDir, "cache-dir", "", "where clones of --repo URLs are kept (default: the user cache folder)")
 	f.DurationVar(&opts.HealthTimeout, "health-timeout", apply.DefaultHealthTimeout, "how long a hop may take to become healthy")
 	f.BoolVar(&opts.PostStatuses, "post-statuses", false, "post commit statuses to the forge")
@@ -99,7 +100,7 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	if err != nil {
 		return err
 	}
-	kubeCfg, err := restConfig(opts.Kubeconfig)
+	kubeCfg, err := opts.kube.restConfig()
 	if err != nil {
 		return err
 	}
@@ -111,7 +112,7 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	if err != nil {
 		return err
 	}
-	record, err := findRepository(ctx, c, opts.Repository, opts.Cluster)
+	record, err := findRepository(ctx, c, opts.kube, opts.Repository, opts.Cluster)
 	if err != nil {
 		return err
 	}
@@ -194,23 +195,23 @@ func applyForge(ctx context.Context, repo *gitsource.Repo, cfg *v1alpha1.Reposit
 // findRepository finds the Repository object recording the cluster: the
 // one named, else the only one for the cluster. A cluster without the
 // Repository CRD has none.
-func findRepository(ctx context.Context, c client.Client, name, cluster string) (*v1alpha1.Repository, error) {
+func findRepository(ctx context.Context, c client.Client, kube kubeFlags, name, cluster string) (*v1alpha1.Repository, error) {
 	if name != "" {
 		ns, n, ok := strings.Cut(name, "/")
 		if !ok {
-			return nil, usageErrorf("--repository %q: want NAMESPACE/NAME", name)
+			ns, n = kube.namespace(), name
 		}
 		obj := &v1alpha1.Repository{}
 		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: n}, obj); err != nil {
-			return nil, fmt.Errorf("repository %s: %w", name, err)
+			return nil, fmt.Errorf("repository %s/%s: %w", ns, n, err)
 		}
 		if obj.Spec.Cluster != cluster {
-			return nil, usageErrorf("repository %s records cluster %q, not %q", name, obj.Spec.Cluster, cluster)
+			return nil, usageErrorf("repository %s/%s records cluster %q, not %q", ns, n, obj.Spec.Cluster, cluster)
 		}
 		return obj, nil
 	}
 	var list v1alpha1.RepositoryList
-	if err := c.List(ctx, &list); err != nil {
+	if err := c.List(ctx, &list, client.InNamespace(kube.Namespace)); err != nil {
 		if meta.IsNoMatchError(err) {
 			return nil, nil
 		}

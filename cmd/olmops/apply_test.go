@@ -160,7 +160,7 @@ func TestApply(t *testing.T) {
 		if code != exitError || !strings.Contains(errOut, "several Repositories record cluster staging") {
 			t.Errorf("exit %d\n%s", code, errOut)
 		}
-		apply(t, "--repository", client.ObjectKeyFromObject(other).String())
+		apply(t, "-n", other.Namespace, "--repository", other.Name, "--context", "test")
 	})
 
 	t.Run("a plan that left the branch is pruned", func(t *testing.T) {
@@ -194,7 +194,8 @@ func TestApply(t *testing.T) {
 		}{
 			{"no cluster", []string{"--kubeconfig", kc}, "--cluster is required"},
 			{"unknown cluster", []string{"--cluster", "nope", "--kubeconfig", kc}, "--cluster nope: olmops.yaml lists prod-east, staging"},
-			{"repository not NAMESPACE/NAME", []string{"--cluster", "staging", "--kubeconfig", kc, "--repository", "staging"}, `--repository "staging": want NAMESPACE/NAME`},
+			{"repository by name in another namespace", []string{"--cluster", "staging", "--kubeconfig", kc, "-n", "elsewhere", "--repository", "staging"}, `repository elsewhere/staging: `},
+			{"unknown context", []string{"--cluster", "staging", "--kubeconfig", kc, "--context", "nope"}, `kubeconfig: context "nope" does not exist`},
 			{"repository of another cluster", []string{"--cluster", "prod-east", "--kubeconfig", kc, "--repository", key.String()}, `records cluster "staging", not "prod-east"`},
 			{"missing repository", []string{"--cluster", "staging", "--kubeconfig", kc, "--repository", ns + "/nope"}, "not found"},
 			{"bad output", []string{"--cluster", "staging", "--kubeconfig", kc, "-o", "xml"}, `invalid --output "xml"`},

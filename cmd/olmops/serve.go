@@ -12,8 +12,6 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -23,7 +21,7 @@ import (
 type serveOptions struct {
 	streams
 	reconciler.Options
-	Kubeconfig        string
+	kube              kubeFlags
 	WebhookSecretFile string
 	LogLevel          int
 	LogFormat         string
@@ -52,7 +50,7 @@ secret). Several deployments share Repositories out with
 		RunE: func(cmd *cobra.Command, _ []string) error { return serveRun(cmd, opts) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, in-cluster, ~/.kube/config)")
+	opts.kube.add(cmd, false)
 	f.StringVar(&opts.MetricsAddr, "metrics-bind-address", ":8080", `address of /metrics; "0" turns it off`)
 	f.StringVar(&opts.ProbeAddr, "health-probe-bind-address", ":8081", `address of /healthz and /readyz; "0" turns them off`)
 	f.StringVar(&opts.WebhookAddr, "webhook-bind-address", ":9292", `address of the push webhook; "0" turns it off`)
@@ -91,7 +89,7 @@ func serveRun(cmd *cobra.Command, opts *serveOptions) error {
 		}
 		opts.CacheDir = filepath.Join(dir, "olmops", "serve")
 	}
-	cfg, err := restConfig(opts.Kubeconfig)
+	cfg, err := opts.kube.restConfig()
 	if err != nil {
 		return err
 	}
@@ -125,24 +123,6 @@ func readWebhookSecret(log logr.Logger, opts *reconciler.Options, file string) e
 	}
 	opts.WebhookSecret = secret
 	return nil
-}
-
-// restConfig loads --kubeconfig, or what controller-runtime finds:
-// $KUBECONFIG, the in-cluster service account, ~/.kube/config.
-func restConfig(path string) (*rest.Config, error) {
-	var cfg *rest.Config
-	var err error
-	if path != "" {
-		cfg, err = clientcmd.BuildConfigFromFlags("", path)
-	} else {
-		cfg, err = ctrl.GetConfig()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig: %w", err)
-	}
-	cfg.UserAgent = "olmops/" + version
-	cfg.QPS, cfg.Burst = max(cfg.QPS, 50), max(cfg.Burst, 100)
-	return cfg, nil
 }
 
 // newLogger logs through slog: JSON for a cluster's log pipeline, text
