@@ -47,6 +47,7 @@ Exit codes: 0 success, 1 findings (an invalid catalog), 2 usage or I/O error.`,
 		newApplyCmd(s),
 		newServeCmd(s),
 	)
+	root.AddCommand(newVerbCmds(s)...)
 	return root
 }
 
