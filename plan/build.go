@@ -66,12 +66,12 @@ func (pl *planner) build(ctx context.Context, m member, spec v1alpha1.InstallPla
 	} else if m.intent != nil && m.intent.Installed != nil && m.intent.Installed.Bundle != spec.To.Name {
 		spec.From = &v1alpha1.PlanBundle{Name: m.intent.Installed.Bundle, Version: m.intent.Installed.Version}
 	}
-	pkgDigest, err := pl.digests.Package(last.bundle.Package)
+	pathDigest, err := pl.pathDigest(hops)
 	if err != nil {
 		return p, err
 	}
-	spec.Catalog = v1alpha1.PlanCatalog{Name: last.cat.Name, Digest: pkgDigest}
-	if spec.InputsDigest, err = pl.inputsDigest(m, spec, hops); err != nil {
+	spec.Catalog = v1alpha1.PlanCatalog{Name: last.cat.Name, Digest: pathDigest}
+	if spec.InputsDigest, err = pl.inputsDigest(m, spec); err != nil {
 		return p, err
 	}
 	spec.ManifestsDigest = v1alpha1.ManifestsDigest(files)
@@ -183,8 +183,22 @@ func (pl *planner) render(ctx context.Context, m member, h hop, namespace string
 	return &rendered{objects: objs, files: files, image: image, warnings: res.Warnings}, nil
 }
 
+// pathDigest hashes what the catalogs say about the bundles on the path,
+// and nothing else of their packages: see Digests.Bundle.
+func (pl *planner) pathDigest(hops []hop) (string, error) {
+	d := newDigester()
+	for _, h := range hops {
+		sum, err := pl.digests.Bundle(h.bundle)
+		if err != nil {
+			return "", err
+		}
+		d.field("hop", h.cat.Name, h.bundle.Name, sum)
+	}
+	return d.sum(), nil
+}
+
 // inputsDigest hashes everything the plan was made from.
-func (pl *planner) inputsDigest(m member, spec v1alpha1.InstallPlanSpec, hops []hop) (string, error) {
+func (pl *planner) inputsDigest(m member, spec v1alpha1.InstallPlanSpec) (string, error) {
 	d := newDigester()
 	c := pl.in.Cluster
 	d.field("cluster", c.Name, c.KubernetesVersion, c.OpenShiftVersion, string(spec.Approval), string(spec.SuccessorPolicy))
@@ -201,13 +215,7 @@ func (pl *planner) inputsDigest(m member, spec v1alpha1.InstallPlanSpec, hops []
 	if spec.From != nil {
 		d.field("from", spec.From.Name)
 	}
-	for _, h := range hops {
-		sum, err := pl.digests.Package(h.bundle.Package)
-		if err != nil {
-			return "", err
-		}
-		d.field("hop", h.cat.Name, h.bundle.Name, sum)
-	}
+	d.field("path", spec.Catalog.Digest)
 	for _, dep := range spec.Dependencies {
 		d.field("dependency", dep.Name, dep.Bundle)
 	}
