@@ -42,6 +42,9 @@ func (p *Proposal) Title() string {
 	case Remove:
 		return "remove " + m.Name + " (" + pkg + " " + to + ")" + where
 	case Refresh:
+		if m.Changes.Empty() {
+			return pkg + " " + to + ": plan refreshed, same manifests" + where
+		}
 		return pkg + " " + to + ": manifests changed" + where
 	}
 	from := "?"

@@ -190,7 +190,7 @@ func (p *Planner) commitProposal(ctx context.Context, base plumbing.Hash, branch
 	author.When = info.Committer.When
 	return p.opts.Repo.Commit(ctx, gitsource.CommitRequest{
 		Parent: base, Branch: branch, Files: files(pr), Author: author,
-		Message: pr.Title() + "\n\n" + marker.String() + "\n",
+		Message: pr.Title() + "\n\n" + summaries(pr.Plans) + "\n" + marker.String() + "\n",
 	})
 }
 
