@@ -138,15 +138,25 @@ func (pl *planner) compare(p *Plan, files map[string][]byte, target []*unstructu
 
 // committedManifests reads the committed target manifests back.
 func committedManifests(c *Committed) ([]*unstructured.Unstructured, error) {
+	out, err := TargetManifests(c.Files)
+	if err != nil {
+		return nil, fmt.Errorf("committed plan %s: %w", c.Plan.Metadata.Name, err)
+	}
+	return out, nil
+}
+
+// TargetManifests parses the target's manifests among a plan folder's
+// files (by path relative to the folder), for comparing two revisions.
+func TargetManifests(files map[string][]byte) ([]*unstructured.Unstructured, error) {
 	var out []*unstructured.Unstructured
 	prefix := v1alpha1.ManifestsDir + "/"
-	for _, name := range sortedKeys(c.Files) {
+	for _, name := range sortedKeys(files) {
 		if !strings.HasPrefix(name, prefix) {
 			continue
 		}
 		u := &unstructured.Unstructured{}
-		if err := yaml.Unmarshal(c.Files[name], &u.Object); err != nil {
-			return nil, fmt.Errorf("committed manifest %s/%s: %w", c.Plan.Metadata.Name, name, err)
+		if err := yaml.Unmarshal(files[name], &u.Object); err != nil {
+			return nil, fmt.Errorf("manifest %s: %w", name, err)
 		}
 		out = append(out, u)
 	}

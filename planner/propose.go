@@ -158,7 +158,7 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 		return nil, err
 	}
 	if old, ok := openMarker(existing); ok && !keep && !current.IsZero() {
-		if err := p.commentRevision(ctx, prop, old, current, pr, marker); err != nil {
+		if err := p.commentRevision(ctx, prop, old, current, pr, marker, existing); err != nil {
 			return nil, err
 		}
 	}
