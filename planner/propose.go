@@ -123,7 +123,7 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 		return nil, err
 	}
 	keep := false
-	if !current.IsZero() && stillOpen(existing) {
+	if !current.IsZero() && gitsource.UnderReview(existing) {
 		foreign, err := p.foreign(ctx, base, current)
 		if err != nil {
 			return nil, err

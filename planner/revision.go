@@ -35,7 +35,7 @@ func (p *Planner) commentRevision(ctx context.Context, prop *gitsource.Proposal,
 		return nil
 	}
 	tag := fmt.Sprintf("<!-- olmops:revision to=%s inputs=%s -->", now.To, now.Inputs)
-	return commentOnce(ctx, c, prop, tag, func() (string, error) {
+	return gitsource.CommentOnce(ctx, c, prop, tag, func() (string, error) {
 		before, err := p.revisionFiles(ctx, prev, pr)
 		if err != nil {
 			return "", err
