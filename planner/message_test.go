@@ -41,6 +41,8 @@ func TestPlanCommitMessages(t *testing.T) {
 	}
 
 	// Staging's etcd takes a new image for its bundle: same manifests.
+	// prod-east follows stable, where nothing changed: it stays quiet.
+	proposal := gittest.Git(t, f.dir, "rev-parse", etcdBranch)
 	const cat = "catalogs/operatorhub/etcd/catalog.yaml"
 	files[cat] = []byte(strings.Replace(string(files[cat]), "image: quay.io/olmops-examples/etcd-operator-bundle:v0.10.0", "image: quay.io/olmops-examples/etcd-operator-bundle@sha256:"+strings.Repeat("3", 64), 1))
 	gittest.Commit(t, f.dir, "main", gittest.Change{Files: map[string][]byte{cat: files[cat]}, Message: "catalog: etcd 0.10.0 rebuilt"})
@@ -48,5 +50,11 @@ func TestPlanCommitMessages(t *testing.T) {
 	subject := gittest.Git(t, f.dir, "log", "-1", "--format=%s", "main")
 	if !strings.HasPrefix(subject, "olmops: plan staging: etcd-system/etcd: same manifests; changed: bundle image") || strings.Contains(subject, "manifests changed") {
 		t.Errorf("refresh subject %q", subject)
+	}
+	if n := planCommits(gittest.Git(t, f.dir, "log", "--format=%s", "main"), "prod-east"); n != 1 {
+		t.Errorf("prod-east committed %d times, want once: an edit off its channel is no change", n)
+	}
+	if now := gittest.Git(t, f.dir, "rev-parse", etcdBranch); now != proposal {
+		t.Errorf("prod-east's proposal moved from %s to %s on an edit off its channel", proposal, now)
 	}
 }
