@@ -60,10 +60,42 @@ func propose(ctx context.Context, opts Options, next *catalog.Catalog, files map
 		edits[path.Join(opts.Into, name)] = data
 	}
 	branch := "olmops/import/" + sum.Catalog
+	forge, err := importForge(opts, cfg)
+	if err != nil {
+		return err
+	}
+	existing, err := forge.Proposals(ctx, branch)
+	if err != nil {
+		return fmt.Errorf("catalog import: proposals of %s: %w", branch, err)
+	}
+	sign := author(opts.Propose.Author)
+	current, err := repo.ProposalHead(ctx, branch, repo.HasRemote())
+	if err != nil {
+		return err
+	}
+	if !current.IsZero() && gitsource.UnderReview(existing) {
+		foreign, err := repo.Foreign(ctx, head, current, sign, maxAhead)
+		if err != nil {
+			return err
+		}
+		if len(foreign) > 0 {
+			return holdImport(ctx, forge, existing, branch, foreign, sum)
+		}
+		keep, err := importUnchanged(ctx, repo, head, current, edits)
+		if err != nil {
+			return err
+		}
+		if keep {
+			sum.Changed, sum.Proposal = true, gitsource.OpenProposal(existing)
+			if sum.Proposal != nil {
+				return nil
+			}
+		}
+	}
 	_, err = repo.Commit(ctx, gitsource.CommitRequest{
 		Parent: head, Branch: branch, Files: edits,
 		Message: sum.Title() + "\n\n" + sum.Body(),
-		Author:  author(opts.Propose.Author),
+		Author:  sign,
 	})
 	if errors.Is(err, gitsource.ErrNoChange) {
 		sum.Changed = false
@@ -78,21 +110,23 @@ func propose(ctx context.Context, opts Options, next *catalog.Catalog, files map
 			return err
 		}
 	}
-	var forge gitsource.Forge
-	if opts.Propose.Forge != nil {
-		if forge, err = opts.Propose.Forge(cfg); err != nil {
-			return err
-		}
-	}
-	if forge == nil {
-		forge = gitsource.NewGitForge(repo)
-	}
 	p, err := forge.Propose(ctx, gitsource.ProposalRequest{Head: branch, Base: base, Title: sum.Title(), Body: sum.Body(), Labels: importLabels})
 	if err != nil {
 		return fmt.Errorf("catalog import: propose %s: %w", branch, err)
 	}
 	sum.Proposal = p
 	return nil
+}
+
+// importForge is the forge olmops.yaml names, or the git-only forge.
+func importForge(opts Options, cfg *v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
+	if opts.Propose.Forge != nil {
+		forge, err := opts.Propose.Forge(cfg)
+		if err != nil || forge != nil {
+			return forge, err
+		}
+	}
+	return gitsource.NewGitForge(opts.Propose.Repo), nil
 }
 
 // remoteBase is the branch a proposal targets and the commit it starts

@@ -145,3 +145,23 @@ func FuzzRegister(f *testing.F) {
 		}
 	})
 }
+
+// A proposed import refuses what it cannot register as well, before it
+// commits or pushes anything, and says what to add.
+func TestRunProposeRefusesUnlisted(t *testing.T) {
+	reg := ocitest.NewRegistry(t)
+	ref := reg.Ref("olmops/community:v1")
+	reg.Push(t, ref, ocitest.CatalogImage(t, catalogFS(t, nil)))
+	repo := exampleRepo(t)
+	opts := into(ref, repo, importer(t))
+	opts.Into = "vendor/internal"
+	opts.Propose = &Propose{Repo: openRepo(t, repo)}
+	_, err := Run(t.Context(), opts)
+	var unlisted *UnlistedError
+	if !errors.As(err, &unlisted) || !strings.Contains(err.Error(), "add under spec.catalogs:\n    - name: internal\n      path: vendor/internal\n") {
+		t.Fatalf("error %v, want an *UnlistedError with the lines to add", err)
+	}
+	if refs := gittest.Git(t, repo, "for-each-ref", "--format=%(refname)"); strings.Contains(refs, "olmops/import") {
+		t.Errorf("a refused import left refs:\n%s", refs)
+	}
+}

@@ -30,6 +30,9 @@ type Summary struct {
 	Base string `json:"base,omitempty"`
 	// Proposal is where a --push import waits for review.
 	Proposal *gitsource.Proposal `json:"proposal,omitempty"`
+	// Held says why a --push import left its proposal branch alone: it
+	// holds commits olmops did not make.
+	Held string `json:"held,omitempty"`
 	// Warnings are what the import noticed but did not stop for.
 	Warnings []string `json:"warnings,omitempty"`
 }

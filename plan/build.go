@@ -66,12 +66,12 @@ func (pl *planner) build(ctx context.Context, m member, spec v1alpha1.InstallPla
 	} else if m.intent != nil && m.intent.Installed != nil && m.intent.Installed.Bundle != spec.To.Name {
 		spec.From = &v1alpha1.PlanBundle{Name: m.intent.Installed.Bundle, Version: m.intent.Installed.Version}
 	}
-	pkgDigest, err := pl.digests.Package(last.bundle.Package)
+	pathDigest, err := pl.pathDigest(hops)
 	if err != nil {
 		return p, err
 	}
-	spec.Catalog = v1alpha1.PlanCatalog{Name: last.cat.Name, Digest: pkgDigest}
-	if spec.InputsDigest, err = pl.inputsDigest(m, spec, hops); err != nil {
+	spec.Catalog = v1alpha1.PlanCatalog{Name: last.cat.Name, Digest: pathDigest}
+	if spec.InputsDigest, err = pl.inputsDigest(m, spec); err != nil {
 		return p, err
 	}
 	spec.ManifestsDigest = v1alpha1.ManifestsDigest(files)
@@ -138,15 +138,25 @@ func (pl *planner) compare(p *Plan, files map[string][]byte, target []*unstructu
 
 // committedManifests reads the committed target manifests back.
 func committedManifests(c *Committed) ([]*unstructured.Unstructured, error) {
+	out, err := TargetManifests(c.Files)
+	if err != nil {
+		return nil, fmt.Errorf("committed plan %s: %w", c.Plan.Metadata.Name, err)
+	}
+	return out, nil
+}
+
+// TargetManifests parses the target's manifests among a plan folder's
+// files (by path relative to the folder), for comparing two revisions.
+func TargetManifests(files map[string][]byte) ([]*unstructured.Unstructured, error) {
 	var out []*unstructured.Unstructured
 	prefix := v1alpha1.ManifestsDir + "/"
-	for _, name := range sortedKeys(c.Files) {
+	for _, name := range sortedKeys(files) {
 		if !strings.HasPrefix(name, prefix) {
 			continue
 		}
 		u := &unstructured.Unstructured{}
-		if err := yaml.Unmarshal(c.Files[name], &u.Object); err != nil {
-			return nil, fmt.Errorf("committed manifest %s/%s: %w", c.Plan.Metadata.Name, name, err)
+		if err := yaml.Unmarshal(files[name], &u.Object); err != nil {
+			return nil, fmt.Errorf("manifest %s: %w", name, err)
 		}
 		out = append(out, u)
 	}
@@ -183,8 +193,22 @@ func (pl *planner) render(ctx context.Context, m member, h hop, namespace string
 	return &rendered{objects: objs, files: files, image: image, warnings: res.Warnings}, nil
 }
 
+// pathDigest hashes what the catalogs say about the bundles on the path,
+// and nothing else of their packages: see Digests.Bundle.
+func (pl *planner) pathDigest(hops []hop) (string, error) {
+	d := newDigester()
+	for _, h := range hops {
+		sum, err := pl.digests.Bundle(h.bundle)
+		if err != nil {
+			return "", err
+		}
+		d.field("hop", h.cat.Name, h.bundle.Name, sum)
+	}
+	return d.sum(), nil
+}
+
 // inputsDigest hashes everything the plan was made from.
-func (pl *planner) inputsDigest(m member, spec v1alpha1.InstallPlanSpec, hops []hop) (string, error) {
+func (pl *planner) inputsDigest(m member, spec v1alpha1.InstallPlanSpec) (string, error) {
 	d := newDigester()
 	c := pl.in.Cluster
 	d.field("cluster", c.Name, c.KubernetesVersion, c.OpenShiftVersion, string(spec.Approval), string(spec.SuccessorPolicy))
@@ -201,13 +225,7 @@ func (pl *planner) inputsDigest(m member, spec v1alpha1.InstallPlanSpec, hops []
 	if spec.From != nil {
 		d.field("from", spec.From.Name)
 	}
-	for _, h := range hops {
-		sum, err := pl.digests.Package(h.bundle.Package)
-		if err != nil {
-			return "", err
-		}
-		d.field("hop", h.cat.Name, h.bundle.Name, sum)
-	}
+	d.field("path", spec.Catalog.Digest)
 	for _, dep := range spec.Dependencies {
 		d.field("dependency", dep.Name, dep.Bundle)
 	}

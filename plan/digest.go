@@ -48,12 +48,39 @@ func (d *digester) sum() string { return "sha256:" + hex.EncodeToString(d.h.Sum(
 // subscribe to the same packages, and a package's digest reads every
 // property value of every bundle. Safe for concurrent use.
 type Digests struct {
-	mu sync.Mutex
-	m  map[*catalog.Package]string
+	mu      sync.Mutex
+	m       map[*catalog.Package]string
+	bundles map[*catalog.Bundle]string
 }
 
 // NewDigests returns an empty digest cache.
-func NewDigests() *Digests { return &Digests{m: map[*catalog.Package]string{}} }
+func NewDigests() *Digests {
+	return &Digests{m: map[*catalog.Package]string{}, bundles: map[*catalog.Bundle]string{}}
+}
+
+// Bundle returns the sha256 of what the catalog says about b itself: its
+// image, related images and properties (manifests included when the
+// catalog carries them). A plan records the digests of the bundles on its
+// path only, so an edit elsewhere in the package (another channel, another
+// bundle) does not make it stale: resolution reads the whole package, but
+// when it still picks the same path, nothing the plan installs changed.
+func (ds *Digests) Bundle(b *catalog.Bundle) (string, error) {
+	ds.mu.Lock()
+	sum, ok := ds.bundles[b]
+	ds.mu.Unlock()
+	if ok {
+		return sum, nil
+	}
+	d := newDigester()
+	if err := writeBundle(d, b); err != nil {
+		return "", fmt.Errorf("digest of bundle %s: %w", b.Name, err)
+	}
+	sum = d.sum()
+	ds.mu.Lock()
+	ds.bundles[b] = sum
+	ds.mu.Unlock()
+	return sum, nil
+}
 
 // Package returns the sha256 of what the catalog says about p: its
 // channels with their edges and its bundles with their properties. It
@@ -95,21 +122,27 @@ func packageDigest(p *catalog.Package) (string, error) {
 		}
 	}
 	for _, name := range p.BundleNames() {
-		b := p.Bundles[name]
-		d.field("bundle", b.Name, b.Image)
-		for _, ri := range b.RelatedImages {
-			d.field("relatedImage", ri.Name, ri.Image)
-		}
-		for _, prop := range b.Properties {
-			v, err := prop.Value.Bytes()
-			if err != nil {
-				return "", fmt.Errorf("bundle %s property %s: %w", b.Name, prop.Type, err)
-			}
-			d.field("property", prop.Type)
-			d.bytes(v)
+		if err := writeBundle(d, p.Bundles[name]); err != nil {
+			return "", err
 		}
 	}
 	return d.sum(), nil
+}
+
+func writeBundle(d *digester, b *catalog.Bundle) error {
+	d.field("bundle", b.Name, b.Image)
+	for _, ri := range b.RelatedImages {
+		d.field("relatedImage", ri.Name, ri.Image)
+	}
+	for _, prop := range b.Properties {
+		v, err := prop.Value.Bytes()
+		if err != nil {
+			return fmt.Errorf("bundle %s property %s: %w", b.Name, prop.Type, err)
+		}
+		d.field("property", prop.Type)
+		d.bytes(v)
+	}
+	return nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -54,6 +54,9 @@ func (p *Proposal) title() string {
 	case Remove:
 		return "remove " + m.Name + " (" + pkg + " " + to + ")" + where
 	case Refresh:
+		if m.Changes.Empty() {
+			return pkg + " " + to + ": plan refreshed, same manifests" + where
+		}
 		return pkg + " " + to + ": manifests changed" + where
 	}
 	from := "?"

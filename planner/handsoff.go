@@ -2,9 +2,7 @@ package planner
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -25,42 +23,18 @@ const ActionHeld Action = "held"
 // proposalHead is the proposal branch as the remote has it (the local
 // branch without a remote); zero when there is none.
 func (p *Planner) proposalHead(ctx context.Context, branch string) (plumbing.Hash, error) {
-	ref := plumbing.NewBranchReferenceName(branch)
-	if p.remote() {
-		ref = plumbing.NewRemoteReferenceName(gitsource.RemoteName, branch)
-	}
-	h, err := p.opts.Repo.Resolve(ctx, ref.String())
-	if errors.Is(err, gitsource.ErrNotFound) {
-		return plumbing.ZeroHash, nil
-	}
-	return h, err
+	return p.opts.Repo.ProposalHead(ctx, branch, p.remote())
 }
 
 // foreign lists, as "hash subject (author)", the commits on head that the
 // target branch at base lacks and olmops did not make.
 func (p *Planner) foreign(ctx context.Context, base, head plumbing.Hash) ([]string, error) {
-	ahead, err := p.opts.Repo.Ahead(ctx, base, head, maxAhead)
-	if err != nil && !errors.Is(err, gitsource.ErrTooMany) {
-		return nil, err
-	}
+	commits, err := p.opts.Repo.Foreign(ctx, base, head, p.opts.Author, maxAhead)
 	var out []string
-	for _, c := range ahead {
-		if !p.ours(c) {
-			subject, _, _ := strings.Cut(c.Message, "\n")
-			out = append(out, fmt.Sprintf("%s %s (%s)", c.Hash.String()[:12], subject, c.Author.Email))
-		}
+	for _, c := range commits {
+		out = append(out, c.Short())
 	}
-	if len(out) == 0 && err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// stillOpen tells whether a branch olmops found is still under review: a
-// proposal of it is open, or the forge keeps no proposals apart from the
-// branch (git-only, or no forge at all).
-func stillOpen(existing []gitsource.Proposal) bool {
-	return len(existing) == 0 || slices.ContainsFunc(existing, func(e gitsource.Proposal) bool { return e.State == gitsource.ProposalOpen })
+	return out, err
 }
 
 // holdForeign reports a proposal left alone because people committed to
@@ -71,15 +45,9 @@ func (p *Planner) holdForeign(ctx context.Context, pr *plan.Proposal, existing [
 	note := fmt.Sprintf("branch %s has commits olmops did not make (%s): olmops leaves it alone until they are gone or the proposal is closed",
 		pr.Branch(), strings.Join(foreign, ", "))
 	logr.FromContextOrDiscard(ctx).Info("proposal branch has foreign commits: left alone", "proposal", pr.Branch(), "commits", foreign)
-	var open *gitsource.Proposal
-	for i := range existing {
-		if existing[i].State == gitsource.ProposalOpen {
-			open = &existing[i]
-			break
-		}
-	}
+	open := gitsource.OpenProposal(existing)
 	if c, ok := p.forge.(gitsource.Commenter); ok && open != nil {
-		err := commentOnce(ctx, c, open, handsOffMarker, func() (string, error) {
+		err := gitsource.CommentOnce(ctx, c, open, handsOffMarker, func() (string, error) {
 			return "olmops will not update this pull request: its branch has commits olmops did not make (" +
 				strings.Join(foreign, ", ") + "). Remove them to let olmops update it again, or close it.\n\n" + handsOffMarker, nil
 		})
@@ -110,32 +78,5 @@ func (p *Planner) unchanged(ctx context.Context, base, head plumbing.Hash, pr *p
 	for _, pl := range pr.Plans {
 		dirs = append(dirs, pl.Dir)
 	}
-	changed, err := p.opts.Repo.LastChanged(ctx, base, dirs)
-	if err != nil {
-		return false, err
-	}
-	for _, c := range changed {
-		if ok, err := p.opts.Repo.IsAncestor(ctx, c, info.Parents[0]); err != nil || !ok {
-			return false, err
-		}
-	}
-	return true, nil
-}
-
-// commentOnce leaves the comment body makes on prop unless a comment there
-// already holds marker: whichever run or process said it first, it is
-// said once. body runs only when the comment is due.
-func commentOnce(ctx context.Context, c gitsource.Commenter, prop *gitsource.Proposal, marker string, body func() (string, error)) error {
-	comments, err := c.Comments(ctx, prop)
-	if err != nil {
-		return err
-	}
-	if slices.ContainsFunc(comments, func(s string) bool { return strings.Contains(s, marker) }) {
-		return nil
-	}
-	text, err := body()
-	if err != nil {
-		return err
-	}
-	return c.Comment(ctx, prop, text)
+	return p.opts.Repo.Untouched(ctx, base, info.Parents[0], dirs)
 }

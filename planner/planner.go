@@ -344,13 +344,12 @@ func files(pr *plan.Proposal) map[string][]byte {
 
 func (p *Planner) commitAutomatic(ctx context.Context, parent plumbing.Hash, branch string, cluster v1alpha1.Cluster, prs []*plan.Proposal) (plumbing.Hash, error) {
 	all := map[string][]byte{}
-	msg := fmt.Sprintf("olmops: plan %s\n\n", cluster.Name)
 	for _, pr := range prs {
 		for k, v := range files(pr) {
 			all[k] = v
 		}
-		msg += "- " + pr.Title() + "\n"
 	}
+	msg := automaticMessage(cluster.Name, prs)
 	return p.opts.Repo.Commit(ctx, gitsource.CommitRequest{Parent: parent, Branch: branch, Files: all, Message: msg, Author: p.opts.Author})
 }
 

@@ -123,7 +123,7 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 		return nil, err
 	}
 	keep := false
-	if !current.IsZero() && stillOpen(existing) {
+	if !current.IsZero() && gitsource.UnderReview(existing) {
 		foreign, err := p.foreign(ctx, base, current)
 		if err != nil {
 			return nil, err
@@ -158,7 +158,7 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 		return nil, err
 	}
 	if old, ok := openMarker(existing); ok && !keep && !current.IsZero() {
-		if err := p.commentRevision(ctx, prop, old, current, pr, marker); err != nil {
+		if err := p.commentRevision(ctx, prop, old, current, pr, marker, existing); err != nil {
 			return nil, err
 		}
 	}
@@ -190,7 +190,7 @@ func (p *Planner) commitProposal(ctx context.Context, base plumbing.Hash, branch
 	author.When = info.Committer.When
 	return p.opts.Repo.Commit(ctx, gitsource.CommitRequest{
 		Parent: base, Branch: branch, Files: files(pr), Author: author,
-		Message: pr.Title() + "\n\n" + marker.String() + "\n",
+		Message: pr.Title() + "\n\n" + summaries(pr.Plans) + "\n" + marker.String() + "\n",
 	})
 }
 

@@ -48,7 +48,7 @@ func TestPlanPushAfterLocalPlan(t *testing.T) {
 	if _, err := f.planIn(t, dir, true); err != nil {
 		t.Fatal(err)
 	}
-	if log := f.remoteLog(t); strings.Count(log, "olmops: plan staging\n") != 1 {
+	if log := f.remoteLog(t); planCommits(log, "staging") != 1 {
 		t.Fatalf("remote main after plan, plan --push:\n%s", log)
 	}
 	local := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "main"))
@@ -71,7 +71,7 @@ func TestPlanPushFromStaleClone(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := f.remoteLog(t)
-	if !strings.Contains(log, "olmops: plan staging\n") || !strings.Contains(log, "someone else\n") {
+	if planCommits(log, "staging") != 1 || !strings.Contains(log, "someone else\n") {
 		t.Fatalf("remote main:\n%s", log)
 	}
 	if local, remote := gittest.Git(t, dir, "rev-parse", "main"), gittest.Git(t, f.dir, "rev-parse", "main"); local != remote {
@@ -130,9 +130,9 @@ func TestPlanPushConcurrentClonesAndCache(t *testing.T) {
 		}
 	}
 	log := f.remoteLog(t)
-	for _, s := range []string{"olmops: plan prod-east", "olmops: plan staging"} {
-		if n := strings.Count(log, s+"\n"); n != 1 {
-			t.Errorf("%q on the remote %d times:\n%s", s, n, log)
+	for _, c := range []string{"prod-east", "staging"} {
+		if n := planCommits(log, c); n != 1 {
+			t.Errorf("%s's plan on the remote %d times:\n%s", c, n, log)
 		}
 	}
 	if _, dup := f.gh.PR(2); dup {

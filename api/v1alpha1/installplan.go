@@ -78,7 +78,7 @@ type InstallPlanSpec struct {
 	// +optional
 	Warnings []string `json:"warnings,omitempty" yaml:"warnings,omitempty"`
 	// inputsDigest is the sha256 of every input the plan depends on
-	// (intent, cluster facts, the packages involved, overlay), so a
+	// (intent, cluster facts, the bundles on the path, overlay), so a
 	// stale plan shows.
 	InputsDigest string `json:"inputsDigest" yaml:"inputsDigest"`
 	// manifestsDigest is the sha256 of the manifests folders, so the
@@ -135,7 +135,9 @@ type PlanHop struct {
 type PlanCatalog struct {
 	// name of the catalog.
 	Name string `json:"name" yaml:"name"`
-	// digest is the sha256 of the package's content in the catalog.
+	// digest is the sha256 of what the catalog says about the bundles on
+	// the path (image, related images, properties), and of nothing else in
+	// the package, so an edit elsewhere in the catalog leaves the plan be.
 	Digest string `json:"digest" yaml:"digest"`
 }
 

@@ -141,6 +141,9 @@ func writeImportSummary(w io.Writer, format string, s *catalogimport.Summary) er
 	}
 	verb := "wrote"
 	switch {
+	case s.Held != "":
+		b.WriteString("held: " + s.Held + "\n")
+		verb = "not proposed:"
 	case !s.Changed:
 		verb = "unchanged:"
 	case s.Proposal != nil:
