@@ -235,8 +235,10 @@ func TestPlanningController(t *testing.T) {
 
 	t.Run("a merge pushed to main opens the next proposal", func(t *testing.T) {
 		f.gh.Merge(t, 1)
+		start := time.Now()
 		f.push(t)
 		obj := f.planned(t)
+		t.Logf("push webhook → proposal opened and recorded in %v", time.Since(start))
 		p, ok := proposal(obj, etcdBranch)
 		if !ok || p.Number != 2 || p.TargetBundle != "etcdoperator.v0.9.4" || p.State != "open" {
 			t.Fatalf("proposal %+v (found %v), want PR #2 to etcdoperator.v0.9.4", p, ok)
