@@ -130,30 +130,36 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, nil
 	}
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(ctx, cmp.Or(obj.Spec.Timeout.Duration, defaultTimeout))
-	defer cancel()
 	base := obj.DeepCopy()
 	p := &pass{req: req, obj: obj, branch: cmp.Or(obj.Spec.Branch, "main"), creds: &credentials{}}
-	var out *outcome
-	for _, s := range r.steps() {
-		if out = s(ctx, p); out != nil {
-			break
-		}
-	}
-	if p.repo != nil {
-		if err := p.repo.Close(); err != nil {
-			logr.FromContextOrDiscard(ctx).Error(err, "close the clone")
-		}
-	}
-	if out == nil {
-		out = r.succeeded(p)
-	}
+	out := r.run(ctx, p)
+	// Recorded with the reconcile's context, not the pass's: a pass that
+	// ran out of time still says so.
 	res := r.record(ctx, p, out)
 	r.Metrics.observePass(out.result, time.Since(start))
 	if err := r.patchStatus(ctx, base, obj); err != nil {
 		return res, err
 	}
 	return res, nil
+}
+
+// run runs the steps within spec.timeout.
+func (r *Reconciler) run(ctx context.Context, p *pass) *outcome {
+	ctx, cancel := context.WithTimeout(ctx, cmp.Or(p.obj.Spec.Timeout.Duration, defaultTimeout))
+	defer cancel()
+	defer func() {
+		if p.repo != nil {
+			if err := p.repo.Close(); err != nil {
+				logr.FromContextOrDiscard(ctx).Error(err, "close the clone")
+			}
+		}
+	}()
+	for _, s := range r.steps() {
+		if out := s(ctx, p); out != nil {
+			return out
+		}
+	}
+	return r.succeeded(p)
 }
 
 func (r *Reconciler) readCredentials(ctx context.Context, p *pass) *outcome {

@@ -190,8 +190,8 @@ func proposal(obj *v1alpha1.Planner, branch string) (v1alpha1.ProposalStatus, bo
 // The planning controller alone, on GitHub: a Planner proposes, a merge
 // pushed to main opens the next proposal, an unchanged
 // pass proposes nothing, a broken commit stalls with its file and line
-// and leaves the proposals be, and a rate-limited forge is retried
-// without duplicates.
+// and leaves the proposals be, a rate-limited forge is retried without
+// duplicates, and a pass out of time records why.
 func TestPlanningController(t *testing.T) {
 	f := newFleet(t)
 	f.planner(t)
@@ -297,6 +297,49 @@ func TestPlanningController(t *testing.T) {
 		if n := f.gh.CountRequests(http.MethodPost, pulls); n != before {
 			t.Errorf("the retry created %d pull requests", n-before)
 		}
+	})
+
+	t.Run("a pass out of time says so", func(t *testing.T) { testTimeout(t, f) })
+}
+
+// testTimeout: a pass that runs out of spec.timeout (a Git server that
+// never answers) still records why, with the time of the next attempt.
+func testTimeout(t *testing.T, f *fleet) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		var held []net.Conn // never answered, closed with the test
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	ns := f.env.NewNamespace(t)
+	obj := &v1alpha1.Planner{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "silent"}, Spec: v1alpha1.PlannerSpec{
+		URL: "http://" + l.Addr().String() + "/fleet.git", Interval: metav1.Duration{Duration: time.Hour},
+		Timeout: metav1.Duration{Duration: time.Second}}}
+	if err := f.env.Client.Create(t.Context(), obj); err != nil {
+		t.Fatal(err)
+	}
+	key := client.ObjectKeyFromObject(obj)
+	eventually(t, "FetchFailed recorded", func() (bool, string) {
+		got := &v1alpha1.Planner{}
+		if err := f.env.Client.Get(t.Context(), key, got); err != nil {
+			t.Fatal(err)
+		}
+		c := meta.FindStatusCondition(got.Status.Conditions, v1alpha1.ReadyCondition)
+		return c != nil && c.Reason == v1alpha1.FetchFailedReason && strings.Contains(c.Message, "next attempt in"), fmt.Sprintf("%+v", c)
 	})
 }
 
