@@ -18,6 +18,7 @@ import (
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/gitsource/github"
 	"github.com/olmops/olmops/planner"
 )
 
@@ -92,7 +93,7 @@ func (r *Reconciler) record(ctx context.Context, p *pass, out *outcome) ctrl.Res
 		return interval
 	}
 	r.recordProposals(p, false)
-	wait := r.backoff().When(p.req)
+	wait := retryWait(r.backoff().When(p.req), out.err, time.Now())
 	msg := fmt.Sprintf("%s; next attempt in %s, at %s", p.creds.redact(out.err.Error()), wait,
 		time.Now().Add(wait).UTC().Format(time.RFC3339))
 	logr.FromContextOrDiscard(ctx).Info("pass failed", "reason", out.reason, "retryIn", wait, "error", p.creds.redact(out.err.Error()))
@@ -101,6 +102,16 @@ func (r *Reconciler) record(ctx context.Context, p *pass, out *outcome) ctrl.Res
 	meta.RemoveStatusCondition(&st.Conditions, v1alpha1.StalledCondition)
 	r.emit(obj, corev1.EventTypeWarning, out.reason, msg)
 	return ctrl.Result{RequeueAfter: wait}
+}
+
+// retryWait is the backoff, or longer when the forge said when it takes
+// requests again: retrying a rate limit before its reset fails again and
+// spends what is left of the limit.
+func retryWait(backoff time.Duration, err error, now time.Time) time.Duration {
+	if at, ok := github.RetryAt(err); ok {
+		return max(backoff, at.Sub(now))
+	}
+	return backoff
 }
 
 // recordProposals folds the pass's proposals into the status, with an

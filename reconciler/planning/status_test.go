@@ -2,10 +2,13 @@ package planning
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	gh "github.com/google/go-github/v62/github"
 	"k8s.io/client-go/tools/events"
 
 	"github.com/olmops/olmops/api/v1alpha1"
@@ -72,6 +75,30 @@ func TestRecordProposals(t *testing.T) {
 			}
 			if !slices.Equal(got, tt.events) {
 				t.Errorf("events %q, want reasons %q", got, tt.events)
+			}
+		})
+	}
+}
+
+func TestRetryWait(t *testing.T) {
+	now := time.Now()
+	limited := func(reset time.Time) error {
+		return fmt.Errorf("propose: %w", &gh.RateLimitError{Rate: gh.Rate{Reset: gh.Timestamp{Time: reset}}})
+	}
+	tests := []struct {
+		name    string
+		backoff time.Duration
+		err     error
+		want    time.Duration
+	}{
+		{"not a limit", 2 * time.Second, errors.New("connection refused"), 2 * time.Second},
+		{"a limit that resets later", 2 * time.Second, limited(now.Add(time.Minute)), time.Minute},
+		{"a limit that resets sooner", 2 * time.Minute, limited(now.Add(time.Minute)), 2 * time.Minute},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := retryWait(tt.backoff, tt.err, now); got != tt.want {
+				t.Errorf("retryWait = %v, want %v", got, tt.want)
 			}
 		})
 	}
