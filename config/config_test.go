@@ -117,19 +117,39 @@ func TestSampleRepository(t *testing.T) {
 	}
 }
 
-func TestRepositoryCRD(t *testing.T) {
-	var crd apiextensionsv1.CustomResourceDefinition
-	decode(t, find(t, build(t, "default"), "CustomResourceDefinition", "repositories.olmops.io"), &crd)
-	if crd.Spec.Group != "olmops.io" || crd.Spec.Names.Kind != "Repository" || crd.Spec.Scope != apiextensionsv1.NamespaceScoped {
-		t.Errorf("CRD is for %s %s (%s), want olmops.io Repository (Namespaced)", crd.Spec.Group, crd.Spec.Names.Kind, crd.Spec.Scope)
+func TestSamplePlanner(t *testing.T) {
+	var p v1alpha1.Planner
+	decode(t, find(t, build(t, "samples"), "Planner", "fleet"), &p)
+	want := v1alpha1.PlannerSpec{
+		URL: "https://github.com/example/fleet.git", Branch: "main",
+		Interval:  metav1.Duration{Duration: 10 * time.Minute},
+		SecretRef: &v1alpha1.LocalObjectReference{Name: "olmops-git"},
+		Forge: &v1alpha1.ForgeSpec{Type: v1alpha1.ForgeGitHub, Owner: "example", Repo: "fleet",
+			TokenSecretRef: &v1alpha1.LocalObjectReference{Name: "olmops-github"}},
 	}
-	for _, v := range crd.Spec.Versions {
-		// The ClusterRole grants repositories/status because of this.
-		if v.Name == "v1alpha1" && v.Served && v.Subresources != nil && v.Subresources.Status != nil {
-			return
-		}
+	if !reflect.DeepEqual(p.Spec, want) {
+		t.Errorf("spec %+v, want %+v", p.Spec, want)
 	}
-	t.Error("no served v1alpha1 with a status subresource")
+}
+
+// TestCRDs checks that config/default installs a CRD per kind of the
+// olmops.io API, each with the status subresource the ClusterRole grants.
+func TestCRDs(t *testing.T) {
+	for name, kind := range map[string]string{"repositories.olmops.io": "Repository", "planners.olmops.io": "Planner"} {
+		t.Run(kind, func(t *testing.T) {
+			var crd apiextensionsv1.CustomResourceDefinition
+			decode(t, find(t, build(t, "default"), "CustomResourceDefinition", name), &crd)
+			if crd.Spec.Group != "olmops.io" || crd.Spec.Names.Kind != kind || crd.Spec.Scope != apiextensionsv1.NamespaceScoped {
+				t.Errorf("CRD is for %s %s (%s), want olmops.io %s (Namespaced)", crd.Spec.Group, crd.Spec.Names.Kind, crd.Spec.Scope, kind)
+			}
+			for _, v := range crd.Spec.Versions {
+				if v.Name == "v1alpha1" && v.Served && v.Subresources != nil && v.Subresources.Status != nil {
+					return
+				}
+			}
+			t.Error("no served v1alpha1 with a status subresource")
+		})
+	}
 }
 
 // TestOLMCRDs checks that config/olm-crds holds OLM's OperatorCondition CRD

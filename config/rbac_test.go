@@ -25,6 +25,8 @@ var controllerGrants = []grant{
 	{"olmops.io", "repositories", []string{"get", "list", "watch", "update", "patch"}},
 	{"olmops.io", "repositories/status", []string{"get", "update", "patch"}},
 	{"olmops.io", "repositories/finalizers", []string{"update"}},
+	{"olmops.io", "planners", []string{"get", "list", "watch", "update", "patch"}},
+	{"olmops.io", "planners/status", []string{"get", "update", "patch"}},
 	{"", "events", []string{"create", "patch"}},
 	{"events.k8s.io", "events", []string{"create", "patch"}},
 	{"config.openshift.io", "clusterversions", []string{"get", "list", "watch"}},

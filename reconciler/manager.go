@@ -76,6 +76,8 @@ type Options struct {
 	// SkipNameValidation lets one process build several managers, each
 	// with its own Repository controller (tests).
 	SkipNameValidation bool
+	// Version is written into the plans the planning controller commits.
+	Version string
 }
 
 // Scheme knows the types olmops reads and writes typed.
@@ -113,7 +115,11 @@ func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 		// reads them from this cache, and nothing else gets cached.
 		Cache: cache.Options{
 			DefaultLabelSelector: labels.SelectorFromSet(labels.Set{render.ManagedByLabel: render.ManagedBy}),
-			ByObject:             map[client.Object]cache.ByObject{&v1alpha1.Repository{}: repoCache},
+			ByObject: map[client.Object]cache.ByObject{
+				&v1alpha1.Repository{}: repoCache,
+				// Planners shard with the same selector and namespace.
+				&v1alpha1.Planner{}: repoCache,
+			},
 		},
 	})
 	if err != nil {
@@ -130,11 +136,15 @@ func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 	if err := r.SetupWithManager(mgr, controller.Options{MaxConcurrentReconciles: opts.Concurrency, SkipNameValidation: &opts.SkipNameValidation}, pushes); err != nil {
 		return nil, err
 	}
+	planPushes := make(chan event.GenericEvent, 256)
+	if err := setupPlanning(mgr, opts, planPushes); err != nil {
+		return nil, err
+	}
 	if opts.WebhookAddr != "" && opts.WebhookAddr != "0" {
 		if len(opts.WebhookSecret) == 0 {
 			return nil, errors.New("--webhook-bind-address needs a webhook secret (--webhook-secret-file): unsigned pushes are refused")
 		}
-		if err := mgr.Add(webhookServer(opts.WebhookAddr, opts.WebhookSecret, mgr.GetCache(), pushes)); err != nil {
+		if err := mgr.Add(webhookServer(opts.WebhookAddr, opts.WebhookSecret, mgr.GetCache(), pushes, planPushes)); err != nil {
 			return nil, err
 		}
 	}
@@ -199,28 +209,38 @@ var reconcileRequested = predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) b
 }}
 
 // webhookServer serves the push webhook; a push enqueues the
-// Repositories of its URL and branch.
-func webhookServer(addr string, secret []byte, c cache.Cache, pushes chan<- event.GenericEvent) manager.Runnable {
+// Repositories and the Planners of its URL and branch.
+func webhookServer(addr string, secret []byte, c cache.Cache, pushes, planPushes chan<- event.GenericEvent) manager.Runnable {
 	notify := func(ctx context.Context, p pushhook.Push) int {
-		var list v1alpha1.RepositoryList
-		if err := c.List(ctx, &list); err != nil {
-			logr.FromContextOrDiscard(ctx).Error(err, "list Repositories for a push")
-			return 0
+		log := logr.FromContextOrDiscard(ctx)
+		var repos v1alpha1.RepositoryList
+		if err := c.List(ctx, &repos); err != nil {
+			log.Error(err, "list Repositories for a push")
 		}
-		n := 0
-		for i := range list.Items {
-			obj := &list.Items[i]
-			if obj.Spec.Suspend || !p.Matches(obj.Spec.URL, cmp.Or(obj.Spec.Branch, "main")) {
-				continue
+		var planners v1alpha1.PlannerList
+		if err := c.List(ctx, &planners); err != nil {
+			log.Error(err, "list Planners for a push")
+		}
+		var objs []client.Object
+		var to []chan<- event.GenericEvent
+		for i := range repos.Items {
+			if obj := &repos.Items[i]; !obj.Spec.Suspend && p.Matches(obj.Spec.URL, cmp.Or(obj.Spec.Branch, "main")) {
+				objs, to = append(objs, obj), append(to, pushes)
 			}
+		}
+		for i := range planners.Items {
+			if obj := &planners.Items[i]; !obj.Spec.Suspend && p.Matches(obj.Spec.URL, cmp.Or(obj.Spec.Branch, "main")) {
+				objs, to = append(objs, obj), append(to, planPushes)
+			}
+		}
+		for i, obj := range objs {
 			select {
-			case pushes <- event.GenericEvent{Object: obj}:
-				n++
+			case to[i] <- event.GenericEvent{Object: obj}:
 			case <-ctx.Done():
-				return n
+				return i
 			}
 		}
-		return n
+		return len(objs)
 	}
 	mux := http.NewServeMux()
 	mux.Handle(pushhook.Path, pushhook.Handler(secret, notify))

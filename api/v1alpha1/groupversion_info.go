@@ -15,14 +15,14 @@ var SchemeGroupVersion = schema.GroupVersion{Group: Group, Version: "v1alpha1"}
 
 var (
 	// SchemeBuilder collects the functions that register the API's
-	// objects: Repository and RepositoryList.
+	// objects: Repository, Planner and their lists.
 	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes)
 	// AddToScheme registers the API's objects with a Scheme.
 	AddToScheme = SchemeBuilder.AddToScheme
 )
 
 func addKnownTypes(s *runtime.Scheme) error {
-	s.AddKnownTypes(SchemeGroupVersion, &Repository{}, &RepositoryList{})
+	s.AddKnownTypes(SchemeGroupVersion, &Repository{}, &RepositoryList{}, &Planner{}, &PlannerList{})
 	metav1.AddToGroupVersion(s, SchemeGroupVersion)
 	return nil
 }

@@ -40,9 +40,14 @@ holds upgrades the installed operator says Upgradeable=False to, prunes
 what left the plans, and posts commit statuses on the commits that carried
 the plans (docs/statuses.md).
 
+It also reconciles Planner objects: for each, on spec.interval and on a
+signed push, it runs what olmops plan --push runs for the repository's
+clusters, committing Automatic plans and proposing Manual ones
+(docs/planning.md).
+
 It serves Prometheus metrics, /healthz and /readyz, and the push webhook
 (` + "`/hooks/push`" + `, GitHub, Gitea or GitLab signatures; refused without a
-secret). Several deployments share Repositories out with
+secret). Several deployments share Repositories and Planners out with
 --watch-label-selector; replicas of one take turns with --leader-elect.`,
 		Example: `  olmops serve --leader-elect --webhook-secret-file /etc/olmops/webhook/secret
   olmops serve --kubeconfig ~/.kube/config --watch-label-selector 'sharding.olmops.io/key in (shard1)'`,
@@ -57,10 +62,10 @@ secret). Several deployments share Repositories out with
 	f.StringVar(&opts.WebhookSecretFile, "webhook-secret-file", "", "file holding the push webhook's HMAC secret; without one the webhook is off")
 	f.BoolVar(&opts.LeaderElection, "leader-elect", false, "take a lease so that one replica of this shard works at a time")
 	f.StringVar(&opts.LeaderElectionNamespace, "leader-election-namespace", "", "namespace of the lease (default: the one olmops runs in)")
-	f.StringVar(&opts.WatchLabelSelector, "watch-label-selector", "", "reconcile only Repositories with these labels (sharding)")
-	f.StringVar(&opts.WatchNamespace, "watch-namespace", "", "reconcile only Repositories of this namespace (default: all)")
+	f.StringVar(&opts.WatchLabelSelector, "watch-label-selector", "", "reconcile only Repositories and Planners with these labels (sharding)")
+	f.StringVar(&opts.WatchNamespace, "watch-namespace", "", "reconcile only Repositories and Planners of this namespace (default: all)")
 	f.StringVar(&opts.CacheDir, "cache-dir", "", "where repository clones are kept (default: the user cache folder)")
-	f.IntVar(&opts.Concurrency, "concurrent", 4, "Repositories reconciled at a time")
+	f.IntVar(&opts.Concurrency, "concurrent", 4, "Repositories, and Planners, reconciled at a time")
 	f.DurationVar(&opts.Recheck, "recheck", reconciler.DefaultRecheck, "how soon a held upgrade or an unhealthy install is looked at again")
 	f.DurationVar(&opts.HealthPoll, "health-poll", 0, "pause between two health checks while waiting (default 500ms)")
 	f.IntVarP(&opts.LogLevel, "v", "v", 0, "log verbosity: 0 info, 1 debug, 2 trace")
@@ -93,6 +98,7 @@ func serveRun(cmd *cobra.Command, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.Version = version
 	mgr, err := reconciler.NewManager(cfg, opts.Options)
 	if err != nil {
 		return err

@@ -1,0 +1,80 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// PlannerStatus is what the planning controller last observed and did.
+//
+// +kubebuilder:object:generate=true
+type PlannerStatus struct {
+	// observedGeneration is the metadata.generation of the spec the
+	// conditions describe.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// conditions are Ready, Reconciling and Stalled, with the reasons
+	// documented in this package (Succeeded, FetchFailed, InvalidInput,
+	// ProposeFailed...).
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +patchStrategy=merge
+	// +patchMergeKey=type
+	Conditions []metav1.Condition `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type"`
+	// lastFetchedCommit is the commit of spec.branch last fetched.
+	// +optional
+	LastFetchedCommit string `json:"lastFetchedCommit,omitempty"`
+	// lastPlannedCommit is the head of spec.branch after the last pass
+	// that planned every selected cluster and proposed every change:
+	// what the branch holds at that commit is planned.
+	// +optional
+	LastPlannedCommit string `json:"lastPlannedCommit,omitempty"`
+	// lastPlannedTime is when that pass ended.
+	// +optional
+	LastPlannedTime *metav1.Time `json:"lastPlannedTime,omitempty"`
+	// proposals are the proposals the last pass that reached the forge
+	// opened, updated or found unchanged, by branch. A cluster whose
+	// inputs broke keeps the entries of its last good pass.
+	// +optional
+	// +listType=map
+	// +listMapKey=branch
+	// +kubebuilder:validation:MaxItems=10000
+	Proposals []ProposalStatus `json:"proposals,omitempty"`
+}
+
+// ProposalStatus is one proposal a Planner keeps: a pull request, or a
+// plan branch on a git-only forge.
+//
+// +kubebuilder:object:generate=true
+type ProposalStatus struct {
+	// branch proposed, olmops/<cluster>/<namespace>/<name>.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	Branch string `json:"branch"`
+	// cluster the proposal plans.
+	// +required
+	Cluster string `json:"cluster"`
+	// namespace and name of the subscription whose plan leads the
+	// proposal.
+	// +optional
+	Namespace string `json:"namespace,omitempty"`
+	// name: see namespace.
+	// +optional
+	Name string `json:"name,omitempty"`
+	// targetBundle is the bundle the proposal installs.
+	// +optional
+	TargetBundle string `json:"targetBundle,omitempty"`
+	// number of the pull request; 0 on a git-only forge.
+	// +optional
+	Number int `json:"number,omitempty"`
+	// url where a person reviews the proposal; may be empty.
+	// +optional
+	URL string `json:"url,omitempty"`
+	// state is open, merged or closed, as the forge last said.
+	// +optional
+	// +kubebuilder:validation:Enum=open;merged;closed
+	State string `json:"state,omitempty"`
+	// commit is the proposal branch's head as last proposed.
+	// +optional
+	Commit string `json:"commit,omitempty"`
+}

@@ -1,0 +1,38 @@
+package reconciler
+
+import (
+	"path/filepath"
+
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/olmops/olmops/catalog/oci"
+	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/reconciler/planning"
+)
+
+// setupPlanning registers the planning controller in the manager: it
+// runs under the same lease, and reconciles the Planners of the same
+// shard, as the Repository controller.
+func setupPlanning(mgr manager.Manager, opts Options, pushes <-chan event.GenericEvent) error {
+	metrics, err := planning.NewMetrics(crmetrics.Registry)
+	if err != nil {
+		return err
+	}
+	imageDir := "" // oci's default: the user cache folder
+	if opts.CacheDir != "" {
+		imageDir = filepath.Join(opts.CacheDir, "images")
+	}
+	images, err := oci.New(oci.Options{CacheDir: imageDir})
+	if err != nil {
+		return err
+	}
+	r := &planning.Reconciler{
+		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), CacheDir: opts.CacheDir, HTTPClient: opts.HTTPClient,
+		Images: images, Pinner: oci.NewPinner(images), Catalogs: gitsource.NewCatalogCache(0), Version: opts.Version,
+		Recorder: mgr.GetEventRecorder("olmops-planner"), Metrics: metrics,
+	}
+	return r.SetupWithManager(mgr, controller.Options{MaxConcurrentReconciles: opts.Concurrency, SkipNameValidation: &opts.SkipNameValidation}, pushes)
+}
