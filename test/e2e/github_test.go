@@ -141,8 +141,11 @@ func (f *hubFleet) plan(t *testing.T) string {
 func (f *hubFleet) openPR(t *testing.T, n int, head string) githubtest.PR {
 	t.Helper()
 	pr, ok := f.gh.PR(n)
-	if !ok || pr.State != "open" || pr.Head != head {
-		t.Fatalf("want pull request #%d open from %s, got %+v (found %v)", n, head, pr, ok)
+	if !ok {
+		t.Fatalf("no pull request #%d on GitHub (want one from %s)", n, head)
+	}
+	if pr.State != "open" || pr.Head != head {
+		t.Fatalf("pull request #%d is %s from %s, want open from %s", n, pr.State, pr.Head, head)
 	}
 	return pr
 }

@@ -33,13 +33,21 @@ func TestClosedProposalIsRejected(t *testing.T) {
 	}
 	git(t, f.Git, "pull", "--quiet", "--ff-only", "origin", "main")
 	out := runOlmops(t, f.Git, "plan", "--check", "--cluster", cl)
-	if !strings.Contains(out, "rejected") {
+	if !strings.Contains(out, "proposal #1 was closed without merging") {
 		t.Errorf("plan --check does not call the closed proposal rejected:\n%s", out)
 	}
 	f.apply(t)
 	err := cluster.Client.Get(t.Context(), client.ObjectKey{Namespace: ns, Name: "etcd-operator"}, &appsv1.Deployment{})
 	if !apierrors.IsNotFound(err) {
 		t.Errorf("etcd-operator of a rejected proposal is in the cluster (%v)", err)
+	}
+
+	// Only that target was rejected: another one is proposed afresh.
+	f.write(t, "clusters/"+cl+"/subscriptions/etcd.yaml", subscription(ns, "etcd", "etcd", "stable", "Manual", "etcdoperator.v0.9.4"))
+	f.commitPush(t, "etcd: start at 0.9.4")
+	f.plan(t)
+	if pr := f.openPR(t, 2, "olmops/"+cl+"/"+ns+"/etcd"); !strings.Contains(pr.Title, "0.9.4") {
+		t.Errorf("the new proposal's title %q does not name 0.9.4", pr.Title)
 	}
 }
 

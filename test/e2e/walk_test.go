@@ -10,6 +10,8 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/olmops/olmops/api/v1alpha1"
@@ -66,6 +68,8 @@ func TestUserWalk(t *testing.T) {
 	if st, err := cluster.Subscription(t.Context(), walkEtcdNS, "etcd"); err != nil || st.Phase != "" {
 		t.Fatalf("etcd is applied before its pull request was merged: %+v (%v)", st, err)
 	}
+	f.waitStatus(t, f.carrier(t, walkCacheNS, "memcached"), commitstatus.Context(walkCluster, walkCacheNS, "memcached"),
+		"success", "memcached-operator.v0.0.1 installed · healthy")
 
 	t.Run("merge is approval", func(t *testing.T) {
 		f.gh.Merge(t, 2)
@@ -141,6 +145,9 @@ func TestUserWalk(t *testing.T) {
 		if st, err := cluster.Subscription(t.Context(), walkEtcdNS, "etcd"); err != nil || !harness.Installed(st) {
 			t.Errorf("etcd after memcached's removal: %+v (%v)", st, err)
 		}
+		if err := waitReady(t); err != nil {
+			t.Error(err)
+		}
 	})
 }
 
@@ -166,4 +173,20 @@ func deployments(t *testing.T, ns string) []string {
 		out = append(out, d.Name)
 	}
 	return out
+}
+
+// waitReady waits until the Repository says Ready=True: every plan
+// applied, healthy, and nothing left to prune.
+func waitReady(t *testing.T) error {
+	return harness.Poll(t.Context(), "Ready=True", time.Minute, func(ctx context.Context) (bool, string, error) {
+		repo, err := cluster.Repository(ctx)
+		if err != nil {
+			return false, "", err
+		}
+		c := meta.FindStatusCondition(repo.Status.Conditions, v1alpha1.ReadyCondition)
+		if c == nil {
+			return false, "no Ready condition", nil
+		}
+		return c.Status == metav1.ConditionTrue, fmt.Sprintf("%s %s: %s", c.Status, c.Reason, c.Message), nil
+	})
 }
