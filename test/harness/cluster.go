@@ -1,15 +1,19 @@
 package harness
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -116,28 +120,70 @@ func (c *Cluster) Stop() error {
 }
 
 // CreateRepository points the cluster's controller at url: a Secret with
-// the git server's credentials and a Repository for the cluster.
-func (c *Cluster) CreateRepository(ctx context.Context, url string, spec v1alpha1.RepositorySpec) error {
-	spec.URL, spec.Cluster = url, c.Name
+// the git server's credentials and a Repository named after spec.Cluster
+// (the cluster's own name when unset), with extra objects, such as a forge
+// token's Secret, created before it. Several Repositories may share the
+// namespace and the git Secret, which are left as they are when present.
+func (c *Cluster) CreateRepository(ctx context.Context, url string, spec v1alpha1.RepositorySpec, extra ...client.Object) error {
+	spec.URL, spec.Cluster = url, cmp.Or(spec.Cluster, c.Name)
 	spec.SecretRef = &v1alpha1.LocalObjectReference{Name: GitSecret}
 	if spec.Interval.Duration == 0 {
 		spec.Interval = metav1.Duration{Duration: time.Minute}
 	}
-	objs := []client.Object{
+	shared := []client.Object{
 		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: Namespace}},
 		&corev1.Secret{
 			ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: GitSecret},
 			Data:       map[string][]byte{"username": []byte(GitUsername), "password": []byte(GitPassword)},
 		},
-		&v1alpha1.Repository{ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: c.Name}, Spec: spec},
 	}
-	for _, obj := range objs {
+	for _, obj := range shared {
+		if err := c.Client.Create(ctx, obj); err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("%s: create %T %s: %w", c.Name, obj, obj.GetName(), err)
+		}
+	}
+	repo := &v1alpha1.Repository{ObjectMeta: metav1.ObjectMeta{Namespace: Namespace, Name: spec.Cluster}, Spec: spec}
+	for _, obj := range append(extra, repo) {
 		if err := c.Client.Create(ctx, obj); err != nil {
 			return fmt.Errorf("%s: create %T %s: %w", c.Name, obj, obj.GetName(), err)
 		}
 	}
-	c.Repo = client.ObjectKey{Namespace: Namespace, Name: c.Name}
+	c.Repo = client.ObjectKeyFromObject(repo)
 	return nil
+}
+
+// DeleteRepository deletes the Repository CreateRepository made and waits
+// until it is gone, so that the next one on this control plane starts
+// alone: olmops apply refuses to guess between two of one cluster.
+func (c *Cluster) DeleteRepository(ctx context.Context, timeout time.Duration) error {
+	repo := &v1alpha1.Repository{ObjectMeta: metav1.ObjectMeta{Namespace: c.Repo.Namespace, Name: c.Repo.Name}}
+	if err := c.Client.Delete(ctx, repo); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("%s: delete Repository %s: %w", c.Name, c.Repo, err)
+	}
+	return Poll(ctx, fmt.Sprintf("%s: Repository %s deleted", c.Name, c.Repo), timeout, func(ctx context.Context) (bool, string, error) {
+		err := c.Client.Get(ctx, c.Repo, repo)
+		if apierrors.IsNotFound(err) {
+			return true, "", nil
+		}
+		return false, fmt.Sprintf("finalizers %v", repo.Finalizers), err
+	})
+}
+
+// Events are the messages of the events the controller recorded on the
+// Repository with reason, oldest first.
+func (c *Cluster) Events(ctx context.Context, reason string) ([]string, error) {
+	var list eventsv1.EventList
+	if err := c.Client.List(ctx, &list, client.InNamespace(c.Repo.Namespace)); err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(list.Items, func(a, b eventsv1.Event) int { return a.EventTime.Compare(b.EventTime.Time) })
+	var out []string
+	for _, e := range list.Items {
+		if e.Regarding.Kind == "Repository" && e.Regarding.Name == c.Repo.Name && e.Reason == reason {
+			out = append(out, e.Note)
+		}
+	}
+	return out, nil
 }
 
 // StartKubelet stands in for the Deployment controller and the kubelet,

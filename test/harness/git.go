@@ -26,8 +26,10 @@ type Git struct {
 	URL  string
 	Bare string // the server's bare repository
 	Work string // the user's clone
-	srv  *gittest.Server
-	env  []string
+	// Env is added to olmops' environment, such as a forge token.
+	Env []string
+	srv *gittest.Server
+	env []string
 }
 
 // StartGit serves a new, empty bare repository and clones it into work,
@@ -155,6 +157,7 @@ func (g *Git) Olmops(ctx context.Context, olmops string, args ...string) (string
 	cmd := Command(ctx, olmops, args...)
 	cmd.Dir = g.Work
 	cmd.Env = append(os.Environ(), "OLMOPS_GIT_USERNAME="+GitUsername, "OLMOPS_GIT_PASSWORD="+GitPassword)
+	cmd.Env = append(cmd.Env, g.Env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return string(out), fmt.Errorf("olmops %s: %w", args[0], err)
