@@ -84,6 +84,7 @@ func (p *Proposal) Body() string {
 		state = "not reported yet"
 	}
 	fmt.Fprintf(&b, "| Cluster reports | %s |\n\n", markdown.Text(state))
+	writeTogether(&b, p.Plans)
 	if m.State != Remove {
 		writePath(&b, spec)
 	}
@@ -92,7 +93,11 @@ func (p *Proposal) Body() string {
 	}
 	for _, pl := range p.Plans {
 		title := "### Manifest changes"
-		if pl.Key != m.Key {
+		switch {
+		case pl.Key == m.Key:
+		case len(pl.Waits) > 0:
+			title = "### Manifest changes of " + markdown.Text(pl.Name)
+		default:
 			title = "### Manifest changes of dependency " + markdown.Text(pl.Name)
 		}
 		b.WriteString(title + "\n\n")
@@ -108,8 +113,44 @@ func (p *Proposal) Body() string {
 		deps = append(deps, fmt.Sprintf("%s: %s %s, planned in %s", markdown.Code(d.Name), markdown.Text(d.Package), markdown.Text(d.Bundle), markdown.Code(d.Name)))
 	}
 	writeList(&b, "Dependencies", deps, func(s string) string { return s })
-	b.WriteString(Marker{Cluster: p.Cluster.Name, Namespace: m.Namespace, Name: m.Name, To: spec.To.Name, Inputs: spec.InputsDigest}.String() + "\n")
+	b.WriteString(p.Marker().String() + "\n")
 	return b.String()
+}
+
+// writeTogether names the plans that ride in the proposal because they
+// need its change: merging approves them too.
+func writeTogether(b *strings.Builder, plans []Plan) {
+	var waits []string
+	for _, pl := range plans {
+		waits = append(waits, pl.Waits...)
+	}
+	if len(waits) == 0 {
+		return
+	}
+	b.WriteString("### Approved together\n\n")
+	b.WriteString("These subscriptions need this change and wait for it, as OLM approves a namespace's InstallPlan as one: merging approves them too, closing rejects them with it.\n\n")
+	for _, w := range waits {
+		b.WriteString("- " + markdown.Text(w) + "\n")
+	}
+	b.WriteString("\n")
+}
+
+// Marker is the proposal's marker. Its inputs are the leading plan's, or,
+// when other subscriptions ride along, a digest of every plan's inputs, so
+// that a change of a rider alone updates the proposal.
+func (p *Proposal) Marker() Marker {
+	m := p.Main
+	out := Marker{Cluster: p.Cluster.Name, Namespace: m.Namespace, Name: m.Name, To: m.File.Spec.To.Name, Inputs: m.File.Spec.InputsDigest}
+	riders := false
+	d := newDigester()
+	for _, pl := range p.Plans {
+		riders = riders || len(pl.Waits) > 0
+		d.field("plan", pl.Namespace, pl.Name, pl.File.Spec.InputsDigest)
+	}
+	if riders {
+		out.Inputs = d.sum()
+	}
+	return out
 }
 
 func writePath(b *strings.Builder, spec v1alpha1.InstallPlanSpec) {
