@@ -49,6 +49,12 @@ const (
 	// it resumes by itself when the condition clears (Ready=False, not
 	// Stalled: the cluster does not match the branch yet, by design).
 	UpgradeHeldReason = "UpgradeHeld"
+	// DependencyHeldReason: a plan was not applied because it requires a
+	// package or API that neither the cluster serves nor another plan of
+	// its namespace provides, or because the plan providing it is not
+	// installed and healthy; it is applied once that changes (Ready=False,
+	// not Stalled).
+	DependencyHeldReason = "DependencyHeld"
 )
 
 // Keys of the Secret that spec.secretRef names, by kind of credentials.
