@@ -19,6 +19,9 @@ type Requirements struct {
 	APIs     []property.GVK
 }
 
+// maxConstraintDepth bounds the nesting of `all` read for requirements.
+const maxConstraintDepth = 32
+
 // Requires lists b's requirements.
 func Requires(b *catalog.Bundle) Requirements {
 	r := Requirements{
@@ -33,7 +36,7 @@ func Requires(b *catalog.Bundle) Requirements {
 
 func (r *Requirements) addConstraint(c property.Constraint, depth int) {
 	switch {
-	case depth > 32:
+	case depth > maxConstraintDepth: // a hostile catalog's nesting, as the resolver bounds it
 	case c.GVK != nil:
 		r.APIs = append(r.APIs, *c.GVK)
 	case c.Package != nil:
