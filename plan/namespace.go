@@ -41,6 +41,7 @@ func (pl *planner) namespace(ctx context.Context, ns namespaceMembers) ([]Plan, 
 	}
 	var plans []Plan
 	requiredBy := dependents(sol)
+	need := needs(sol)
 	for i, r := range sol.Subscriptions {
 		m := ns.members[i]
 		hops, err := pl.hops(m, r)
@@ -57,6 +58,7 @@ func (pl *planner) namespace(ctx context.Context, ns namespaceMembers) ([]Plan, 
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", m.where(), err)
 		}
+		p.Needs = need[i]
 		plans = append(plans, p)
 	}
 	for _, d := range sol.Dependencies {
@@ -66,6 +68,7 @@ func (pl *planner) namespace(ctx context.Context, ns namespaceMembers) ([]Plan, 
 		}
 		plans = append(plans, p)
 	}
+	approveTogether(plans)
 	return plans, sol.Findings, nil
 }
 

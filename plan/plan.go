@@ -51,6 +51,12 @@ type Plan struct {
 	// Group names the subscription whose proposal carries this plan: the
 	// plan's own name, or for a Dependency the first subscription needing it.
 	Group string
+	// Needs are the subscriptions of the namespace whose resolved bundles
+	// this plan's bundle requires.
+	Needs []Need
+	// Waits says why the plan rides in another subscription's proposal
+	// rather than its own: it needs that subscription's pending change.
+	Waits []string
 	// Package is the catalog package of the plan's target, for graphs;
 	// nil for Remove.
 	Package *catalog.Package

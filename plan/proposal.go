@@ -113,6 +113,7 @@ func (p *Proposal) body(detail bool) string {
 		state = "not reported yet"
 	}
 	fmt.Fprintf(&b, "| Cluster reports | %s |\n\n", markdown.Text(state))
+	writeTogether(&b, p.Plans)
 	if m.State != Remove {
 		writePath(&b, spec)
 	}
@@ -121,7 +122,11 @@ func (p *Proposal) body(detail bool) string {
 	}
 	for _, pl := range p.Plans {
 		title := "### Manifest changes"
-		if pl.Key != m.Key {
+		switch {
+		case pl.Key == m.Key:
+		case len(pl.Waits) > 0:
+			title = "### Manifest changes of " + markdown.Text(pl.Name)
+		default:
 			title = "### Manifest changes of dependency " + markdown.Text(pl.Name)
 		}
 		b.WriteString(title + "\n\n")
@@ -146,10 +151,7 @@ func (p *Proposal) body(detail bool) string {
 	return b.String()
 }
 
-func (p *Proposal) marker() string {
-	m := p.Main
-	return Marker{Cluster: p.Cluster.Name, Namespace: m.Namespace, Name: m.Name, To: m.File.Spec.To.Name, Inputs: m.File.Spec.InputsDigest}.String() + "\n"
-}
+func (p *Proposal) marker() string { return p.Marker().String() + "\n" }
 
 // cutNote ends a body cut to MaxBody.
 const cutNote = "\n… cut here: the rest does not fit in a pull request description; the plan folder holds all of it.\n\n"
@@ -166,6 +168,42 @@ func cutBody(body, marker string) string {
 		head = head[:i+1]
 	}
 	return head + cutNote + marker
+}
+
+// writeTogether names the plans that ride in the proposal because they
+// need its change: merging approves them too.
+func writeTogether(b *strings.Builder, plans []Plan) {
+	var waits []string
+	for _, pl := range plans {
+		waits = append(waits, pl.Waits...)
+	}
+	if len(waits) == 0 {
+		return
+	}
+	b.WriteString("### Approved together\n\n")
+	b.WriteString("These subscriptions need this change and wait for it, as OLM approves a namespace's InstallPlan as one: merging approves them too, closing rejects them with it.\n\n")
+	for _, w := range waits {
+		b.WriteString("- " + markdown.Text(w) + "\n")
+	}
+	b.WriteString("\n")
+}
+
+// Marker is the proposal's marker. Its inputs are the leading plan's, or,
+// when other subscriptions ride along, a digest of every plan's inputs, so
+// that a change of a rider alone updates the proposal.
+func (p *Proposal) Marker() Marker {
+	m := p.Main
+	out := Marker{Cluster: p.Cluster.Name, Namespace: m.Namespace, Name: m.Name, To: m.File.Spec.To.Name, Inputs: m.File.Spec.InputsDigest}
+	riders := false
+	d := newDigester()
+	for _, pl := range p.Plans {
+		riders = riders || len(pl.Waits) > 0
+		d.field("plan", pl.Namespace, pl.Name, pl.File.Spec.InputsDigest)
+	}
+	if riders {
+		out.Inputs = d.sum()
+	}
+	return out
 }
 
 func writePath(b *strings.Builder, spec v1alpha1.InstallPlanSpec) {

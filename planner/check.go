@@ -46,9 +46,7 @@ func (p *Planner) setCheckForge(repo *v1alpha1.RepositoryConfig) error {
 func (p *Planner) checkProposal(ctx context.Context, pr *plan.Proposal) ([]PlanReport, error) {
 	stale := func(note string) []PlanReport {
 		reports := p.planReports(pr, ActionStale, "", nil)
-		for i := range reports {
-			reports[i].Note = note
-		}
+		noteAll(reports, note)
 		return reports
 	}
 	if p.forge == nil {
@@ -69,7 +67,7 @@ func (p *Planner) checkProposal(ctx context.Context, pr *plan.Proposal) ([]PlanR
 		switch e.State {
 		case gitsource.ProposalOpen:
 			action, note = ActionAwaiting, "awaiting approval in proposal "+proposalName(e)
-			if m.Inputs != pr.Main.File.Spec.InputsDigest {
+			if m.Inputs != pr.Marker().Inputs {
 				note += " (its inputs changed since: the next plan --push updates it)"
 			}
 		case gitsource.ProposalClosed:
@@ -79,9 +77,7 @@ func (p *Planner) checkProposal(ctx context.Context, pr *plan.Proposal) ([]PlanR
 		}
 		logr.FromContextOrDiscard(ctx).V(1).Info("checked proposal", "proposal", pr.Branch(), "action", action)
 		reports := p.planReports(pr, action, e.HeadCommit, &e)
-		for i := range reports {
-			reports[i].Note = note
-		}
+		noteAll(reports, note)
 		return reports, nil
 	}
 	return stale("no proposal carries it"), nil

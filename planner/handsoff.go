@@ -56,9 +56,7 @@ func (p *Planner) holdForeign(ctx context.Context, pr *plan.Proposal, existing [
 		}
 	}
 	reports := p.planReports(pr, ActionHeld, head.String(), open)
-	for i := range reports {
-		reports[i].Note = note
-	}
+	noteAll(reports, note)
 	return reports, nil
 }
 

@@ -87,14 +87,22 @@ func TestPlanOnGitHub(t *testing.T) {
 	f := newFleet(t, files)
 
 	// First run: Automatic plans are committed, etcd on prod-east (Manual)
-	// waits as pull request #1.
+	// waits as pull request #1, and acme-db (Automatic), which needs
+	// etcd's API, waits with it: OLM approves a namespace as one.
 	r := f.plan(t)
 	want := map[string]Action{
-		"prod-east/etcd-system/acme-db": ActionCommitted,
+		"prod-east/etcd-system/acme-db": ActionProposed,
 		"prod-east/etcd-system/etcd":    ActionProposed,
 		"staging/etcd-system/etcd":      ActionCommitted,
 	}
 	assertActions(t, r, want)
+	const waits = "acme-db waits with etcd: requires etcd's EtcdCluster (etcd.database.coreos.com/v1beta2)"
+	if n := note(r, "prod-east/etcd-system/acme-db"); n != waits {
+		t.Errorf("acme-db's note = %q, want %q", n, waits)
+	}
+	if f.hasPath(t, "main", "clusters/prod-east/plans/etcd-system/acme-db") {
+		t.Fatal("acme-db is on main while the etcd it needs waits for approval")
+	}
 	if !f.hasPath(t, "main", "clusters/staging/plans/etcd-system/etcd/manifests/deployment-etcd-operator.yaml") {
 		t.Fatal("the Automatic staging plan is not on main")
 	}
@@ -104,6 +112,14 @@ func TestPlanOnGitHub(t *testing.T) {
 	pr, ok := f.gh.PR(1)
 	if !ok || pr.Title != "install etcd 0.9.2 (prod-east/etcd-system)" || pr.Head != "olmops/prod-east/etcd-system/etcd" || pr.Base != "main" {
 		t.Fatalf("PR #1 = %+v", pr)
+	}
+	for _, s := range []string{"### Approved together", waits, "### Manifest changes of acme-db"} {
+		if !strings.Contains(pr.Body, s) {
+			t.Errorf("PR #1 body lacks %q:\n%s", s, pr.Body)
+		}
+	}
+	if !f.hasPath(t, pr.HeadSHA, "clusters/prod-east/plans/etcd-system/acme-db/installplan.yaml") {
+		t.Error("PR #1 does not carry acme-db's plan")
 	}
 
 	// A run with nothing new opens nothing and commits nothing.
@@ -117,11 +133,13 @@ func TestPlanOnGitHub(t *testing.T) {
 		t.Fatal("a no-op run opened a second pull request")
 	}
 
-	// Merge = approve: the plan is on main; the next run proposes the
+	// Merge = approve: both plans are on main; the next run proposes the
 	// upgrade Classic makes from 0.9.2.
 	f.gh.Merge(t, 1)
-	if !f.hasPath(t, "main", "clusters/prod-east/plans/etcd-system/etcd/installplan.yaml") {
-		t.Fatal("merged plan not on main")
+	for _, sub := range []string{"etcd", "acme-db"} {
+		if !f.hasPath(t, "main", "clusters/prod-east/plans/etcd-system/"+sub+"/installplan.yaml") {
+			t.Fatalf("merged plan of %s not on main", sub)
+		}
 	}
 	r = f.plan(t)
 	pr2, ok := f.gh.PR(2)
@@ -151,6 +169,18 @@ func TestPlanOnGitHub(t *testing.T) {
 		t.Fatalf("PR #3 = %+v", pr3)
 	}
 	assertActions(t, r, map[string]Action{"prod-east/etcd-system/etcd": ActionProposed})
+}
+
+// note is the note a run left on one plan ("cluster/namespace/name").
+func note(r *Report, key string) string {
+	for _, c := range r.Clusters {
+		for _, p := range c.Plans {
+			if c.Name+"/"+p.Namespace+"/"+p.Name == key {
+				return p.Note
+			}
+		}
+	}
+	return ""
 }
 
 func assertActions(t *testing.T, r *Report, want map[string]Action) {
@@ -230,9 +260,10 @@ func TestPlanRace(t *testing.T) {
 		}
 	}
 	log := gittest.Git(t, f.dir, "log", "--format=%s", "main")
-	for _, c := range []string{"prod-east", "staging"} {
-		if n := planCommits(log, c); n != 1 {
-			t.Errorf("%s's plan committed %d times:\n%s", c, n, log)
+	// prod-east commits nothing: acme-db waits in etcd's proposal.
+	for c, want := range map[string]int{"prod-east": 0, "staging": 1} {
+		if n := planCommits(log, c); n != want {
+			t.Errorf("%s's plan committed %d times, want %d:\n%s", c, n, want, log)
 		}
 	}
 	if _, dup := f.gh.PR(2); dup {

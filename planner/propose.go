@@ -111,13 +111,11 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 			log.V(1).Info("target rejected before", "to", to, "proposal", e.Number)
 			note := fmt.Sprintf("%s was rejected: proposal %s closed without merging", to, proposalName(e))
 			reports := p.planReports(pr, ActionRejected, "", &e)
-			for i := range reports {
-				reports[i].Note = note
-			}
+			noteAll(reports, note)
 			return reports, nil
 		}
 	}
-	marker := plan.Marker{Cluster: pr.Cluster.Name, Namespace: pr.Main.Namespace, Name: pr.Main.Name, To: to, Inputs: pr.Main.File.Spec.InputsDigest}
+	marker := pr.Marker()
 	current, err := p.proposalHead(ctx, branch)
 	if err != nil {
 		return nil, err
@@ -143,9 +141,7 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 	}
 	if p.forge == nil {
 		reports := p.planReports(pr, ActionProposed, head.String(), nil)
-		for i := range reports {
-			reports[i].Note = "branch " + branch + " is local: run with --push to propose it"
-		}
+		noteAll(reports, "branch "+branch+" is local: run with --push to propose it")
 		return reports, nil
 	}
 	if p.remote() && !keep {

@@ -3,6 +3,7 @@ package planner
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/gitsource"
@@ -94,10 +95,25 @@ func (p *Planner) planReports(pr *plan.Proposal, a Action, commit string, prop *
 		if pr.Main.File.Spec.Approval == v1alpha1.ApprovalManual && !p.opts.Check {
 			r.Branch = pr.Branch()
 		}
-		if pl.Key != pr.Main.Key {
+		switch {
+		case len(pl.Waits) > 0:
+			r.Note = strings.Join(pl.Waits, "; ")
+		case pl.Key != pr.Main.Key:
 			r.Note = fmt.Sprintf("dependency of %s", pr.Main.Name)
 		}
 		out = append(out, r)
 	}
 	return out
+}
+
+// noteAll sets note on every report, after what a rider's report already
+// says: why it waits with the proposal must not be lost.
+func noteAll(reports []PlanReport, note string) {
+	for i := range reports {
+		if reports[i].Note != "" && !strings.HasPrefix(reports[i].Note, "dependency of ") {
+			reports[i].Note += "; " + note
+			continue
+		}
+		reports[i].Note = note
+	}
 }

@@ -9,7 +9,9 @@
 //     under clusters/<cluster>/plans/ at the commit; a plan that does not
 //     load (or whose manifests were edited by hand) fails alone, and nothing
 //     of it is applied;
-//   - apply: each plan through reconciler/apply, dependencies first,
+//   - apply: each plan through reconciler/apply, the providers of its
+//     required packages and APIs first (order.go); a plan that needs what
+//     neither the cluster nor a healthy provider offers is held, unapplied;
 //     a few at a time, resuming from what the previous pass installed;
 //   - remove: subscriptions whose plan left the branch have their objects
 //     pruned when pruning is on;

@@ -25,18 +25,21 @@ import (
 // holds it once merged anyway; clearing it lets the upgrade through.
 func TestGitHubEndToEnd(t *testing.T) {
 	f := newFleet(t, true, nil)
-	f.plan(t) // PR #1 installs etcd 0.9.2; acme-db is committed to main
+	f.plan(t) // PR #1 installs etcd 0.9.2, and acme-db, which needs etcd, with it
 	key := f.repository(t, "prod-east")
 	const ns, sub = "etcd-system", "etcd"
 	ctxEtcd := commitstatus.Context("prod-east", ns, sub)
 
-	// Before the merge only acme-db is applied; etcd waits in its PR.
-	eventually(t, "acme-db installed", func() (bool, string) {
-		st, _ := f.subscription(t, key, ns, "acme-db")
-		return st.Phase == v1alpha1.SubscriptionInstalled && st.Healthy, fmt.Sprintf("%+v", st)
+	// Before the merge nothing is applied: acme-db waits with etcd in
+	// its PR, rather than being installed without the API it needs.
+	eventually(t, "main applied", func() (bool, string) {
+		_, obj := f.subscription(t, key, ns, sub)
+		return obj.Status.LastAppliedCommit == gitHead(t, f), obj.Status.LastAppliedCommit
 	})
-	if st, _ := f.subscription(t, key, ns, sub); st.Phase != "" {
-		t.Fatalf("etcd is applied before its pull request was merged: %+v", st)
+	for _, name := range []string{sub, "acme-db"} {
+		if st, _ := f.subscription(t, key, ns, name); st.Phase != "" {
+			t.Fatalf("%s is applied before its pull request was merged: %+v", name, st)
+		}
 	}
 
 	// Merge = approve; the push webhook wakes the controller.
@@ -69,6 +72,9 @@ func TestGitHubEndToEnd(t *testing.T) {
 		st, obj := f.subscription(t, key, ns, sub)
 		if st.InstalledBundle != "etcdoperator.v0.9.2" || st.Phase != v1alpha1.SubscriptionInstalled || len(st.Inventory) == 0 {
 			t.Errorf("subscription status %+v", st)
+		}
+		if st, _ := f.subscription(t, key, ns, "acme-db"); st.Phase != v1alpha1.SubscriptionInstalled || !st.Healthy {
+			t.Errorf("acme-db, approved with etcd, is not installed: %+v", st)
 		}
 		if c := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ReadyCondition); c == nil || c.Status != "True" {
 			t.Errorf("Ready = %+v", c)

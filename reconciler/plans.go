@@ -49,12 +49,6 @@ type loadedPlan struct {
 	carrier string
 }
 
-// dependency reports a plan proposed because another operator needs it:
-// it goes in the first wave.
-func (p *loadedPlan) dependency() bool {
-	return p.file != nil && p.file.Spec.Subscription.Kind == "Dependency"
-}
-
 // bundle is the plan's target bundle, or what the status calls a plan that
 // did not load.
 func (p *loadedPlan) bundle() string {
@@ -62,19 +56,6 @@ func (p *loadedPlan) bundle() string {
 		return "plan"
 	}
 	return p.file.Spec.To.Name
-}
-
-// waves lists plan indexes, dependencies first.
-func (s *planSet) waves() [][]int {
-	var deps, rest []int
-	for i, p := range s.plans {
-		if p.dependency() {
-			deps = append(deps, i)
-		} else {
-			rest = append(rest, i)
-		}
-	}
-	return [][]int{deps, rest}
 }
 
 // loadPlans reads the target's cluster and every plan folder under

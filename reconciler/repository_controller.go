@@ -152,6 +152,10 @@ func (r *RepositoryReconciler) record(obj *v1alpha1.Repository, commit plumbing.
 		r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, out.Reason, msg)
 		r.setCondition(obj, v1alpha1.ReconcilingCondition, metav1.ConditionTrue, out.Reason, "waiting for the operator to allow its upgrade")
 		r.clearCondition(obj, v1alpha1.StalledCondition)
+	case out.Reason == v1alpha1.DependencyHeldReason:
+		r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, out.Reason, msg)
+		r.setCondition(obj, v1alpha1.ReconcilingCondition, metav1.ConditionTrue, out.Reason, "waiting for what the held plans require")
+		r.clearCondition(obj, v1alpha1.StalledCondition)
 	default:
 		r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, out.Reason, msg)
 		r.clearCondition(obj, v1alpha1.ReconcilingCondition)

@@ -176,17 +176,40 @@ func (s *Syncer) Forget(id string) {
 	s.Metrics.forget(id)
 }
 
-// applyAll applies the plans in two waves, dependencies first, each wave
-// Concurrency plans at a time. Every plan runs even when another failed;
-// the first transient error fails the pass once all are done.
+// applyAll applies the plans in waves, providers of required packages
+// and APIs before their dependents (see waves), each wave Concurrency
+// plans at a time. A plan that needs what is absent, or a provider that
+// did not get installed and healthy, is held: nothing of it is applied.
+// Every other plan runs even when another failed; the first transient
+// error fails the pass once its wave is done.
 func (s *Syncer) applyAll(ctx context.Context, t Target, set *planSet) ([]*subResult, error) {
+	needs, err := s.needs(ctx, set)
+	if err != nil {
+		return nil, err
+	}
 	results := make([]*subResult, len(set.plans))
-	for _, wave := range set.waves() {
+	ws := waves(needs)
+	waveOf := make([]int, len(set.plans))
+	for w, wave := range ws {
+		for _, i := range wave {
+			waveOf[i] = w
+		}
+	}
+	for w, wave := range ws {
 		g, gctx := errgroup.WithContext(ctx)
 		g.SetLimit(cmp.Or(s.Concurrency, DefaultConcurrency))
 		for _, i := range wave {
+			p := set.plans[i]
+			if p.err == nil {
+				why := blocked(set, i, needs[i], results, func(j int) bool { return waveOf[j] < w })
+				if why != "" {
+					results[i] = holdFor(p, previous(t.Previous, p.namespace, p.name), why)
+					t.event(true, v1alpha1.DependencyHeldReason, fmt.Sprintf("%s/%s: %s", p.namespace, p.name, results[i].status.Message))
+					continue
+				}
+			}
 			g.Go(func() error {
-				r, err := s.applyOne(gctx, t, set.plans[i])
+				r, err := s.applyOne(gctx, t, p)
 				results[i] = r
 				return err
 			})
@@ -237,6 +260,7 @@ func severity(reason string) int {
 	return slices.Index([]string{
 		v1alpha1.SucceededReason,
 		v1alpha1.UpgradeHeldReason,
+		v1alpha1.DependencyHeldReason,
 		v1alpha1.PruneFailedReason,
 		v1alpha1.HealthCheckFailedReason,
 		v1alpha1.ApplyFailedReason,

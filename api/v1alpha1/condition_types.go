@@ -61,6 +61,12 @@ const (
 	UpgradeHeldReason = "UpgradeHeld"
 	// SuspendedReason: spec.suspend is true (Suspended=True).
 	SuspendedReason = "Suspended"
+	// DependencyHeldReason: a plan was not applied because it requires a
+	// package or API that neither the cluster serves nor another plan of
+	// its namespace provides, or because the plan providing it is not
+	// installed and healthy; it is applied once that changes (Ready=False,
+	// not Stalled).
+	DependencyHeldReason = "DependencyHeld"
 )
 
 // Keys of the Secret that spec.secretRef names, by kind of credentials.

@@ -162,7 +162,9 @@ var reviewCases = []struct {
 		editFile(t, dir, "clusters/prod-east/subscriptions/acme-db.yaml", "  installPlanApproval: Automatic\n", "  installPlanApproval: Automatic\n  config:\n    env:\n      - {name: LOG_LEVEL, value: debug}\n", 1)
 	}, nil, exitOK, []string{
 		"Plans (checked: prod-east):",
-		"  prod-east/etcd-system/acme-db: acme-db 1.1.0: manifests changed (prod-east/etcd-system): the committed plan is stale or missing (Refresh); olmops plan updates it after the merge",
+		// acme-db needs etcd, whose upgrade waits in its proposal: the
+		// refresh rides in that proposal (docs/resolver-semantics.md).
+		"  prod-east/etcd-system/acme-db: etcd 0.9.2 → 0.9.4 (prod-east/etcd-system): the committed plan is stale or missing (Refresh); olmops plan updates it after the merge",
 	}},
 	{"plan edited by hand", func(t *testing.T, dir string) {
 		editFile(t, dir, "clusters/staging/plans/etcd-system/etcd/manifests/deployment-etcd-operator.yaml", "replicas: 1", "replicas: 3", 1)

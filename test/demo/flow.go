@@ -46,22 +46,17 @@ func (d *demo) plan(ctx context.Context) error {
 	if heads[etcdBranch] == "" {
 		return fmt.Errorf("plan pushed no branch %s for the Manual etcd plan of prod-east", etcdBranch)
 	}
-	d.out.line("main has the Automatic plans (acme-db on prod-east, etcd on staging);")
-	d.out.line("the Manual one, etcd 0.9.2 on prod-east, waits on %s: merging it approves it.", etcdBranch)
+	d.out.line("main has the Automatic plan of staging (etcd); on prod-east, etcd 0.9.2 (Manual) waits on %s,", etcdBranch)
+	d.out.line("and acme-db (Automatic) waits with it, as it needs etcd's EtcdCluster API: merging approves both.")
 	return nil
 }
 
 // waitAutomatic waits for the plans committed to main, then shows that
 // the one waiting on its branch was left alone.
 func (d *demo) waitAutomatic(ctx context.Context) error {
-	d.out.line("waiting until etcd is installed on staging and acme-db on prod-east...")
-	for _, w := range []struct {
-		c    *harness.Cluster
-		name string
-	}{{d.clusters[staging], "etcd"}, {d.clusters[prodEast], "acme-db"}} {
-		if err := waitInstalled(ctx, w.c, w.name); err != nil {
-			return err
-		}
+	d.out.line("waiting until etcd is installed on staging...")
+	if err := waitInstalled(ctx, d.clusters[staging], "etcd"); err != nil {
+		return err
 	}
 	d.watch.look(ctx)
 	prod := d.clusters[prodEast]
@@ -109,8 +104,10 @@ func (d *demo) approve(ctx context.Context) error {
 			return err
 		}
 	}
-	if err := waitInstalled(ctx, d.clusters[prodEast], "etcd"); err != nil {
-		return err
+	for _, name := range []string{"etcd", "acme-db"} {
+		if err := waitInstalled(ctx, d.clusters[prodEast], name); err != nil {
+			return err
+		}
 	}
 	if err := d.git.WaitStatus(ctx, merge, commitstatus.Context("prod-east", etcdNamespace, "etcd"), "success", time.Minute); err != nil {
 		return err

@@ -15,11 +15,12 @@ const (
 	etcdBranch    = "olmops/prod-east/etcd-system/etcd"
 )
 
-// prod-east approves by merge: plan proposes etcd on a branch and commits
-// acme-db's Automatic plan; olmops apply installs what main holds and
-// nothing of the proposal; a Deployment edited by hand is put back by the
-// next apply; a proposal whose branch is deleted is rejected, and the next
-// plan does not propose it again.
+// prod-east approves by merge: plan proposes etcd on a branch, with
+// acme-db's Automatic plan riding along because acme-db needs etcd's API;
+// olmops apply installs nothing of the proposal; once it is merged, apply
+// installs both; a Deployment edited by hand is put back by the next
+// apply; a proposal whose branch is deleted is rejected, and the next plan
+// does not propose it again.
 func TestApplyDriftAndRejection(t *testing.T) {
 	g := fleet(t)
 	cache := t.TempDir()
@@ -47,13 +48,21 @@ func TestApplyDriftAndRejection(t *testing.T) {
 		t.Fatalf("no proposal branch %s: %v", etcdBranch, heads())
 	}
 
+	apply()
+	for _, name := range []string{"etcd-operator", "acme-db-operator"} {
+		err := cluster.Client.Get(t.Context(), client.ObjectKey{Namespace: etcdNamespace, Name: name}, &appsv1.Deployment{})
+		if !apierrors.IsNotFound(err) {
+			t.Fatalf("%s exists before its proposal was merged (%v)", name, err)
+		}
+	}
+
+	// Merge = approve, with git: both plans land together.
+	git(t, g, "fetch", "--quiet", "origin")
+	git(t, g, "merge", "--quiet", "--no-edit", "origin/"+etcdBranch)
+	git(t, g, "push", "--quiet", "origin", "main")
 	out := apply()
 	if !strings.Contains(out, "acme-db") || !strings.Contains(out, "Installed") {
 		t.Fatalf("apply did not install acme-db:\n%s", out)
-	}
-	err := cluster.Client.Get(t.Context(), client.ObjectKey{Namespace: etcdNamespace, Name: "etcd-operator"}, &appsv1.Deployment{})
-	if !apierrors.IsNotFound(err) {
-		t.Fatalf("etcd-operator exists before its proposal was merged (%v)", err)
 	}
 
 	t.Run("drift is put back", func(t *testing.T) {
@@ -77,6 +86,10 @@ func TestApplyDriftAndRejection(t *testing.T) {
 	})
 
 	t.Run("a rejected proposal stays rejected", func(t *testing.T) {
+		plan() // proposes etcd's next upgrade on the branch
+		if heads()[etcdBranch] == "" {
+			t.Fatalf("no upgrade proposed on %s after the merge", etcdBranch)
+		}
 		git(t, g, "push", "--quiet", "origin", "--delete", etcdBranch)
 		plan()
 		if sha := heads()[etcdBranch]; sha != "" {
