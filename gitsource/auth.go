@@ -2,11 +2,12 @@ package gitsource
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
+
+	redaction "github.com/olmops/olmops/internal/redact"
 )
 
 // DefaultTokenUser is the user name sent with Auth.Token when Username is
@@ -138,29 +139,8 @@ func withoutCredentials(url string) string {
 	return ep.String()
 }
 
-// userInfo matches the user info of a URL whether or not the rest of the
-// URL parses.
-var userInfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s]*@`)
-
-// RedactURLs makes a message safe to log or show: it drops the user info
-// (user name and password) of every URL in s, parseable or not, and hides
-// the values of query parameters named like a secret (token, key, sig,
-// password, ...), Authorization (and GitLab token) header values a server
-// echoed back, and tokens in the shapes GitHub and GitLab issue. Forge and
-// registry error bodies go through it as URLs do.
-func RedactURLs(s string) string {
-	s = userInfo.ReplaceAllString(s, "$1")
-	s = secretQuery.ReplaceAllString(s, "${1}"+redacted)
-	s = authHeader.ReplaceAllString(s, "${1}${2}${3}"+redacted)
-	s = bearer.ReplaceAllString(s, "${1} "+redacted)
-	return tokenShape.ReplaceAllString(s, redacted)
-}
-
-const redacted = "xxxxx"
-
-var (
-	secretQuery = regexp.MustCompile(`(?i)([?&;][a-z0-9_.\-]*(?:token|key|secret|sig|signature|password|passwd|pwd|auth|credential|session)[a-z0-9_.\-]*=)[^&;#\s"'<>]+`)
-	authHeader  = regexp.MustCompile(`(?i)\b(authorization|proxy-authorization|private-token|x-gitlab-token|x-api-key)(["']?\s*[:=]\s*\[?["']?)((?:bearer|token|basic)\s+)?[^\s"',\]}]+`)
-	bearer      = regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/\-]{8,}=*`)
-	tokenShape  = regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_\-]{20,})`)
-)
+// RedactURLs makes a message safe to log or show (see internal/redact): it
+// drops the user info of every URL in s and hides secret query values,
+// echoed Authorization headers and token shapes. Forge and registry error
+// bodies go through it as URLs do.
+func RedactURLs(s string) string { return redaction.Text(s) }

@@ -43,6 +43,8 @@ type Input struct {
 	Bundles BundleSource
 	// Version is olmops' version, written into new plans.
 	Version string
+	// Policy is olmops.yaml's: what becomes of escalating changes.
+	Policy v1alpha1.Policy
 }
 
 // Committed is a plan as committed: its file and every file of its folder.

@@ -60,6 +60,10 @@ type Plan struct {
 	// Package is the catalog package of the plan's target, for graphs;
 	// nil for Remove.
 	Package *catalog.Package
+	// RiskApproval: the subscription is Automatic, but the change's
+	// escalations are held for a person's approval by olmops.yaml's
+	// policy, so the plan is proposed rather than committed.
+	RiskApproval bool
 }
 
 // Result is a cluster's plans.

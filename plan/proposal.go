@@ -102,9 +102,11 @@ func (p *Proposal) body(detail bool) string {
 	fmt.Fprintf(&b, "| Plan | %s |\n", markdown.Code(m.Dir+"/"))
 	fmt.Fprintf(&b, "| Catalog | %s (%s) |\n", markdown.Text(spec.Catalog.Name), markdown.Code(short(spec.Catalog.Digest)))
 	fmt.Fprintf(&b, "| Policy | %s |\n", markdown.Text(string(spec.SuccessorPolicy)))
-	switch spec.Approval {
-	case v1alpha1.ApprovalManual:
+	switch {
+	case spec.Approval == v1alpha1.ApprovalManual:
 		b.WriteString("| Approval | Manual: merging approves; closing rejects this version, which is then not proposed again |\n")
+	case p.Manual():
+		b.WriteString("| Approval | Manual, risk-based: the subscription is Automatic, but the change grants more power (\"Grants more power\" below) and olmops.yaml's `policy.escalations.onAutomatic` is Manual; merging approves, closing rejects this version |\n")
 	default:
 		fmt.Fprintf(&b, "| Approval | %s |\n", markdown.Text(string(spec.Approval)))
 	}

@@ -320,7 +320,7 @@ func split(cluster v1alpha1.Cluster, res *plan.Result) (auto, manual []*plan.Pro
 			}
 			return 0
 		})
-		if pr.Main.File.Spec.Approval == v1alpha1.ApprovalManual {
+		if pr.Manual() {
 			manual = append(manual, pr)
 		} else {
 			auto = append(auto, pr)

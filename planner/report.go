@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/plan"
 	"github.com/olmops/olmops/resolver"
@@ -61,6 +60,12 @@ type PlanReport struct {
 	Proposal *gitsource.Proposal `json:"proposal,omitempty"`
 	// Note explains an action, such as the rejected proposal.
 	Note string `json:"note,omitempty"`
+	// Escalations are the grants the change adds to the cluster (see
+	// render.Escalations).
+	Escalations []string `json:"escalations,omitempty"`
+	// RiskApproval: the subscription is Automatic, but the escalation
+	// policy has the change proposed for approval.
+	RiskApproval bool `json:"riskApproval,omitempty"`
 }
 
 // Err joins the errors of the clusters that were not planned.
@@ -91,8 +96,9 @@ func (r *Report) Stale() int {
 func (p *Planner) planReports(pr *plan.Proposal, a Action, commit string, prop *gitsource.Proposal) []PlanReport {
 	var out []PlanReport
 	for _, pl := range pr.Plans {
-		r := PlanReport{Key: pl.Key, State: pl.State, Action: a, To: pl.File.Spec.To.Name, Title: pr.Title(), Commit: commit, Proposal: prop}
-		if pr.Main.File.Spec.Approval == v1alpha1.ApprovalManual && !p.opts.Check {
+		r := PlanReport{Key: pl.Key, State: pl.State, Action: a, To: pl.File.Spec.To.Name, Title: pr.Title(), Commit: commit, Proposal: prop,
+			Escalations: pl.Changes.Escalations, RiskApproval: pl.RiskApproval}
+		if pr.Manual() && !p.opts.Check {
 			r.Branch = pr.Branch()
 		}
 		switch {

@@ -57,7 +57,7 @@ func (c *catalogs) validate(cat *catalog.Catalog) error {
 // clusterInput reads what one cluster's plans depend on from a snapshot.
 func (p *Planner) clusterInput(ctx context.Context, snap *gitsource.Snapshot, repo *v1alpha1.RepositoryConfig, cluster v1alpha1.Cluster) (plan.Input, error) {
 	fsys := snap.FS()
-	in := plan.Input{Cluster: cluster, Repo: fsys, Bundles: p.sources(fsys, repo), Version: p.opts.Version}
+	in := plan.Input{Cluster: cluster, Repo: fsys, Bundles: p.sources(fsys, repo), Version: p.opts.Version, Policy: repo.Spec.Policy}
 	if err := in.Cluster.ReadFacts(fsys); err != nil {
 		return in, err
 	}

@@ -85,13 +85,29 @@ func resolutionError(r *Resolved) string {
 func (sp StalePlan) key() string { return sp.Cluster + "/" + sp.Namespace + "/" + sp.Name }
 
 func (sp StalePlan) message() string {
-	if sp.Status == Present {
-		return fmt.Sprintf("%s: the committed plan was stale or missing at the base already (%s); olmops plan updates it", sp.Title, sp.State)
+	var m string
+	switch {
+	case sp.Status == Present:
+		m = fmt.Sprintf("%s: the committed plan was stale or missing at the base already (%s); olmops plan updates it", sp.Title, sp.State)
+	case sp.Touched:
+		m = fmt.Sprintf("%s: this pull request changes the plan, but it does not match its inputs (%s); run olmops plan and commit the result", sp.Title, sp.State)
+	default:
+		m = fmt.Sprintf("%s: the committed plan is stale or missing (%s); olmops plan updates it after the merge", sp.Title, sp.State)
 	}
-	if sp.Touched {
-		return fmt.Sprintf("%s: this pull request changes the plan, but it does not match its inputs (%s); run olmops plan and commit the result", sp.Title, sp.State)
+	return m + sp.escalations()
+}
+
+// escalations words what the change grants, so a reviewer sees it on the
+// plan's line, and whether the policy holds it for approval.
+func (sp StalePlan) escalations() string {
+	if len(sp.Escalations) == 0 {
+		return ""
 	}
-	return fmt.Sprintf("%s: the committed plan is stale or missing (%s); olmops plan updates it after the merge", sp.Title, sp.State)
+	s := "; it grants more power: " + strings.Join(sp.Escalations, "; ")
+	if sp.RiskApproval {
+		s += " (olmops.yaml's escalation policy proposes it for approval although the subscription is Automatic)"
+	}
+	return s
 }
 
 // Counts are the findings by severity, and how many of the errors and

@@ -119,7 +119,8 @@ func failedAlike(base *planner.Report, c planner.ClusterReport) bool {
 }
 
 func (r *Report) stalePlan(cluster string, p planner.PlanReport) StalePlan {
-	sp := StalePlan{Cluster: cluster, Namespace: p.Namespace, Name: p.Name, State: string(p.State), Title: p.Title, Status: New}
+	sp := StalePlan{Cluster: cluster, Namespace: p.Namespace, Name: p.Name, State: string(p.State), Title: p.Title, Status: New,
+		Escalations: p.Escalations, RiskApproval: p.RiskApproval}
 	hc := r.head.cluster(cluster)
 	if hc == nil {
 		return sp

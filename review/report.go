@@ -206,6 +206,12 @@ type StalePlan struct {
 	Status Status `json:"status"`
 	// Pos is the plan's installplan.yaml, or the subscription's file.
 	Pos Pos `json:"pos"`
+	// Escalations are what the change grants that the committed plan did
+	// not (see render.Escalations).
+	Escalations []string `json:"escalations,omitempty"`
+	// RiskApproval: the subscription is Automatic, but olmops.yaml's
+	// escalation policy has the change proposed for approval.
+	RiskApproval bool `json:"riskApproval,omitempty"`
 }
 
 // ClusterError is a cluster the planner could not plan at the head.

@@ -64,6 +64,8 @@ spec:
     baseURL: https://github.example.com/api/v3/
     tokenSecret: {name: gh}
     tokenEnv: GITHUB_TOKEN
+  policy:
+    escalations: {onAutomatic: Manual}
 `))
 	if err != nil {
 		t.Fatalf("Load: %v", err)
@@ -76,6 +78,7 @@ spec:
 			Clusters: []Cluster{{Name: "prod", ClusterFacts: ClusterFacts{KubernetesVersion: "1.33", OpenShiftVersion: "4.20.3"}}},
 			Forge: &Forge{Type: ForgeGitHub, Owner: "acme", Repo: "olm", BaseURL: "https://github.example.com/api/v3/",
 				TokenSecret: &SecretKeyRef{Name: "gh"}, TokenEnv: "GITHUB_TOKEN"},
+			Policy: Policy{Escalations: EscalationPolicy{OnAutomatic: EscalationManual}},
 		},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -182,6 +185,11 @@ func TestLoadErrors(t *testing.T) {
 				`olmops.yaml:4: spec.forge.owner: is required for a github forge`,
 				`olmops.yaml:4: spec.forge.repo: is required for a github forge`,
 			},
+		},
+		{
+			name: "escalation policy",
+			in:   head + "spec:\n  policy:\n    escalations: {onAutomatic: manual}\n",
+			want: []string{`olmops.yaml:5: spec.policy.escalations.onAutomatic: must be Allow, Manual or Deny, not "manual"`},
 		},
 		{
 			name: "a type error is not reported again by validation",

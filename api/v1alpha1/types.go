@@ -116,7 +116,47 @@ type RepositoryConfigSpec struct {
 	// forge says how plans are proposed and statuses reported.
 	// +optional
 	Forge *Forge `json:"forge,omitempty"`
+	// policy gates changes that need more trust than their
+	// subscription's approval gives.
+	// +optional
+	Policy Policy `json:"policy,omitzero"`
 }
+
+// Policy gates risky changes, whatever the approval of the subscription
+// they belong to.
+type Policy struct {
+	// escalations says what happens to a change whose manifests grant
+	// what the committed ones did not: wildcard or bind/escalate/
+	// impersonate rules, bindings to powerful built-in roles, privileged
+	// or host-namespace pods, hostPath volumes, admission webhooks and
+	// APIServices.
+	// +optional
+	Escalations EscalationPolicy `json:"escalations,omitzero"`
+}
+
+// EscalationPolicy says what happens to an escalating change.
+type EscalationPolicy struct {
+	// onAutomatic applies to the changes of Automatic subscriptions:
+	// Allow commits them like any other, Manual proposes them for
+	// approval instead ("risk-based approval"), Deny refuses to plan the
+	// cluster (and fails review). Defaults to Allow. Manual subscriptions
+	// always wait for approval, escalations listed in their proposal.
+	// +optional
+	OnAutomatic EscalationAction `json:"onAutomatic,omitempty"`
+}
+
+// EscalationAction is what the policy does with an escalating change.
+type EscalationAction string
+
+// Escalation actions.
+const (
+	// EscalationAllow lets the change through with its approval.
+	EscalationAllow EscalationAction = "Allow"
+	// EscalationManual proposes the change for approval.
+	EscalationManual EscalationAction = "Manual"
+	// EscalationDeny refuses the change: the cluster is not planned.
+	EscalationDeny EscalationAction = "Deny"
+)
 
 // Catalog is one file-based catalog in the repository.
 type Catalog struct {

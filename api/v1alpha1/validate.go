@@ -36,7 +36,7 @@ func (e *fieldErrors) add(field, format string, args ...any) {
 // Validate reports every problem of a RepositoryConfig as a *FieldError, joined:
 // apiVersion and kind, unique DNS-1123 catalog and cluster names, unique
 // paths relative to and inside the repository, known approval, successor
-// policy and forge type, well-formed versions. Fields left empty for
+// policy, forge type and escalation action, well-formed versions. Fields left empty for
 // SetDefaults to fill are valid.
 func (r *RepositoryConfig) Validate() error {
 	var errs fieldErrors
@@ -80,6 +80,11 @@ func (r *RepositoryConfig) Validate() error {
 	}
 	if r.Spec.Forge != nil {
 		errs.forge("spec.forge", r.Spec.Forge)
+	}
+	switch a := r.Spec.Policy.Escalations.OnAutomatic; a {
+	case "", EscalationAllow, EscalationManual, EscalationDeny:
+	default:
+		errs.add("spec.policy.escalations.onAutomatic", "must be %s, %s or %s, not %q", EscalationAllow, EscalationManual, EscalationDeny, a)
 	}
 	return errors.Join(errs...)
 }

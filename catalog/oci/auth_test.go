@@ -3,6 +3,7 @@ package oci_test
 import (
 	"encoding/base64"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -179,4 +180,34 @@ func FuzzKeychainFromDockerConfigJSON(f *testing.F) {
 			t.Errorf("Resolve: %v", err)
 		}
 	})
+}
+
+// A registry (or a proxy in front of it) whose error body echoes the
+// request's credentials must not put them in olmops's errors, which end in
+// logs, conditions and pull requests.
+func TestRegistryErrorBodyRedacted(t *testing.T) {
+	const pass = "s3cret-registry-password"
+	echo := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if h := r.Header.Get("Authorization"); h != "" && strings.Contains(r.URL.Path, "/manifests/") {
+				http.Error(w, "proxy rejected Authorization: "+h+" for https://olmops:"+pass+"@mirror.example/v2/x?access_token="+pass, http.StatusBadGateway)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	reg := ocitest.NewRegistry(t, ocitest.WithBasicAuth("olmops", pass), ocitest.WithMiddleware(echo))
+	ref := reg.Ref("olmops/private-bundle:v1")
+	kc, err := oci.KeychainFromDockerConfigJSON([]byte(dockerConfig(reg.Host, "olmops", pass)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = newPuller(t, oci.Options{Keychain: kc}).Bundle(t.Context(), ref)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	basic := base64.StdEncoding.EncodeToString([]byte("olmops:" + pass))
+	if msg := err.Error(); strings.Contains(msg, pass) || strings.Contains(msg, basic) || !strings.Contains(msg, "proxy rejected") {
+		t.Errorf("error = %q, want the body without the credentials", msg)
+	}
 }

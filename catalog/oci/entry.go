@@ -121,7 +121,7 @@ func (u *unpacker) entry(hdr *tar.Header, r io.Reader) error {
 	switch hdr.Typeflag {
 	case tar.TypeDir:
 		if u.kinds[rel] != kindDir {
-			if err := u.root.Mkdir(rel, 0o755); err != nil {
+			if err := u.root.Mkdir(rel, 0o700); err != nil {
 				return err
 			}
 		}
@@ -158,7 +158,7 @@ func (u *unpacker) prepare(name, rel string, isDir bool) error {
 			if err := u.count(); err != nil {
 				return err
 			}
-			if err := u.root.Mkdir(parent, 0o755); err != nil {
+			if err := u.root.Mkdir(parent, 0o700); err != nil {
 				return err
 			}
 			u.wrote(parent, kindDir)
@@ -179,9 +179,9 @@ func (u *unpacker) count() error {
 }
 
 func (u *unpacker) file(rel string, hdr *tar.Header, r io.Reader) error {
-	mode := fs.FileMode(0o644)
+	mode := fs.FileMode(0o600)
 	if hdr.Mode&0o111 != 0 {
-		mode = 0o755
+		mode = 0o700
 	}
 	f, err := u.root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {

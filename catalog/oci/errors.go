@@ -9,6 +9,8 @@ import (
 	"syscall"
 
 	"github.com/google/go-containerregistry/pkg/v1/remote/transport"
+
+	"github.com/olmops/olmops/internal/redact"
 )
 
 // Reasons an image cannot be used; test for them with errors.Is.
@@ -43,16 +45,21 @@ type Error struct {
 	Err error
 }
 
-// Error names the image, the reason and what went wrong underneath.
+// Error names the image, the reason and what went wrong underneath. A
+// registry's error body is part of the latter, and registries and proxies
+// echo requests back, so the message goes through redact.Text: this is
+// what logs, conditions and pull requests show.
 func (e *Error) Error() string {
+	var s string
 	switch {
 	case e.Reason == ErrNotBundle || e.Reason == ErrNotCatalog:
-		return fmt.Sprintf("image %s is %v: %v", e.Image, e.Reason, e.Err)
+		s = fmt.Sprintf("image %s is %v: %v", e.Image, e.Reason, e.Err)
 	case e.Reason != nil:
-		return fmt.Sprintf("image %s: %v: %v", e.Image, e.Reason, e.Err)
+		s = fmt.Sprintf("image %s: %v: %v", e.Image, e.Reason, e.Err)
 	default:
-		return fmt.Sprintf("image %s: %v", e.Image, e.Err)
+		s = fmt.Sprintf("image %s: %v", e.Image, e.Err)
 	}
+	return redact.Text(s)
 }
 
 // Unwrap exposes both the reason and the underlying error.

@@ -119,8 +119,13 @@ func (p *Puller) fetch(ctx context.Context, ref name.Reference, catalog bool, en
 			return err
 		}
 	}
+	// Owner only: private images are cached here, and nobody else on the
+	// node has reason to read or replace what olmops renders from.
 	tmp := filepath.Join(p.opts.CacheDir, stagingDir)
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
+	if err := os.MkdirAll(tmp, 0o700); err != nil {
+		return fmt.Errorf("image cache: %w", err)
+	}
+	if err := os.Chmod(p.opts.CacheDir, 0o700); err != nil { // made by an older olmops
 		return fmt.Errorf("image cache: %w", err)
 	}
 	stage, err := os.MkdirTemp(tmp, "pull-")
@@ -135,7 +140,7 @@ func (p *Puller) fetch(ctx context.Context, ref name.Reference, catalog bool, en
 	dst := stage
 	if catalog {
 		dst = filepath.Join(stage, catalogFS)
-		if err := os.Mkdir(dst, 0o755); err != nil {
+		if err := os.Mkdir(dst, 0o700); err != nil {
 			return err
 		}
 	}
@@ -143,7 +148,7 @@ func (p *Puller) fetch(ctx context.Context, ref name.Reference, catalog bool, en
 		return err
 	}
 	if catalog {
-		if err := os.WriteFile(filepath.Join(stage, catalogRoot), []byte(root), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(stage, catalogRoot), []byte(root), 0o600); err != nil {
 			return err
 		}
 	}
@@ -153,7 +158,7 @@ func (p *Puller) fetch(ctx context.Context, ref name.Reference, catalog bool, en
 // commit renames a complete staging folder into place. Another puller that
 // got there first wins; its entry holds the same digest.
 func commit(stage, entry string) error {
-	if err := os.MkdirAll(filepath.Dir(entry), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(entry), 0o700); err != nil {
 		return fmt.Errorf("image cache: %w", err)
 	}
 	if err := os.Rename(stage, entry); err != nil {

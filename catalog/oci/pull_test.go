@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,6 +77,43 @@ func TestCacheHitDoesNoNetwork(t *testing.T) {
 	}
 	if _, err := p.Bundle(t.Context(), byDigest); err != nil {
 		t.Errorf("cached pull with the registry down: %v", err)
+	}
+}
+
+// The cache is the owner's only: private images are unpacked there, and a
+// cache made world-readable by an older olmops is closed on the next pull.
+func TestCachePermissions(t *testing.T) {
+	reg := ocitest.NewRegistry(t)
+	cache := t.TempDir()
+	if err := os.Chmod(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := newPuller(t, oci.Options{CacheDir: cache})
+	if _, err := p.Bundle(t.Context(), pushBundle(t, reg, "olmops/etcd-bundle:v0.9.4")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Catalog(t.Context(), reg.Push(t, reg.Ref("olmops/catalog:v1"), ocitest.CatalogImage(t, os.DirFS("../../examples/catalogs")))); err != nil {
+		t.Fatal(err)
+	}
+	files := 0
+	err := filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if info.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s has mode %v, want no access for group and others", p, info.Mode().Perm())
+		}
+		if !d.IsDir() {
+			files++
+		}
+		return nil
+	})
+	if err != nil || files == 0 {
+		t.Fatalf("walk: %v, %d files", err, files)
 	}
 }
 

@@ -122,6 +122,22 @@ properties:
     value: {packageName: acme-cache, version: 0.2.0}
 `
 
+// escalate adds an overlay binding staging's etcd (Automatic) to
+// cluster-admin, under the escalation policy onAutomatic ("" for none).
+func escalate(t *testing.T, dir, onAutomatic string) {
+	t.Helper()
+	writeFile(t, dir, "clusters/staging/overlays/etcd/kustomization.yaml", "resources: [binding.yaml]\n")
+	writeFile(t, dir, "clusters/staging/overlays/etcd/binding.yaml", `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: etcd-admin}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
+subjects: [{kind: ServiceAccount, name: etcd-operator, namespace: etcd-system}]
+`)
+	if onAutomatic != "" {
+		editFile(t, dir, "olmops.yaml", "\n  clusters:\n", "\n  policy:\n    escalations: {onAutomatic: "+onAutomatic+"}\n  clusters:\n", 1)
+	}
+}
+
 // reviewCases are pull requests on reviewRepo.
 var reviewCases = []struct {
 	name   string
@@ -171,6 +187,21 @@ var reviewCases = []struct {
 	}, nil, exitFindings, []string{
 		"Plans (checked: staging):",
 		"this pull request changes the plan, but it does not match its inputs (Refresh)",
+	}},
+	{"overlay escalates", func(t *testing.T, dir string) {
+		escalate(t, dir, "")
+	}, nil, exitOK, []string{
+		"the committed plan is stale or missing (Refresh); olmops plan updates it after the merge; it grants more power: ClusterRoleBinding etcd-admin binds the built-in role cluster-admin",
+	}},
+	{"overlay escalation held", func(t *testing.T, dir string) {
+		escalate(t, dir, "Manual")
+	}, nil, exitOK, []string{
+		"it grants more power: ClusterRoleBinding etcd-admin binds the built-in role cluster-admin (olmops.yaml's escalation policy proposes it for approval although the subscription is Automatic)",
+	}},
+	{"overlay escalation denied", func(t *testing.T, dir string) {
+		escalate(t, dir, "Deny")
+	}, nil, exitFindings, []string{
+		"  cluster staging cannot be planned (new): cluster staging, namespace etcd-system: clusters/staging/subscriptions/etcd.yaml:2: ClusterExtension etcd-system/etcd: olmops.yaml policy.escalations.onAutomatic is Deny, and this Automatic change grants: ClusterRoleBinding etcd-admin binds the built-in role cluster-admin",
 	}},
 	{"head does not parse", func(t *testing.T, dir string) {
 		writeFile(t, dir, "olmops.yaml", "spec: [\n")
