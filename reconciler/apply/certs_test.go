@@ -255,8 +255,8 @@ func TestServingCertificateRefusesForeignSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := a.Apply(t.Context(), Request{Namespace: ns, Subscription: "demo", Package: "demo", Hops: []Hop{hop}})
-	if !errors.Is(err, certs.ErrForeignSecret) {
-		t.Fatalf("Apply = %v, want ErrForeignSecret", err)
+	if !errors.Is(err, certs.ErrRefused) {
+		t.Fatalf("Apply = %v, want ErrRefused", err)
 	}
 	if res.Phase != commitstatus.Failed || !strings.Contains(res.Reason, "delete it") || res.Applied != 0 {
 		t.Errorf("result = %s %q, %d applied; want Failed saying what to do, nothing applied", res.Phase, res.Reason, res.Applied)

@@ -2,6 +2,7 @@ package certs
 
 import (
 	"encoding/base64"
+	"errors"
 	"strings"
 	"testing"
 
@@ -90,7 +91,7 @@ func TestTargetsAndInject(t *testing.T) {
 
 func TestTargetsRefuseSecretInPlan(t *testing.T) {
 	objs := objects(t, servingObjects+"\n---\n{apiVersion: v1, kind: Secret, metadata: {name: demo-service-cert, namespace: ops}}")
-	if _, err := targets("ops", objs, "olmops.io/package"); err == nil || !strings.Contains(err.Error(), "never kept in Git") {
+	if _, err := targets("ops", objs, "olmops.io/package"); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "never kept in Git") {
 		t.Errorf("targets = %v, want a refusal of the Secret in the plan", err)
 	}
 }

@@ -26,9 +26,11 @@ const (
 	PreviousCAKey = "olmops-previous-ca.crt"
 )
 
-// ErrForeignSecret is wrapped when the Secret a certificate belongs in
-// exists and olmops did not create it.
-var ErrForeignSecret = errors.New("certificate Secret not created by olmops")
+// ErrRefused is wrapped when olmops will not issue a certificate: its
+// Secret exists and olmops did not create it, or a plan carries it. A
+// retry changes nothing until someone deletes the Secret or fixes the
+// plan.
+var ErrRefused = errors.New("serving certificate refused")
 
 // Issuer keeps the serving certificates of the plans applied to one
 // cluster. Its zero Now and Validity take time.Now and DefaultValidity.
@@ -142,8 +144,8 @@ func (i *Issuer) live(ctx context.Context, t target, direct bool) (map[string][]
 		return nil, fmt.Errorf("read Secret %s/%s: %w", key.Namespace, key.Name, err)
 	}
 	if s.GetLabels()[render.ManagedByLabel] != render.ManagedBy {
-		return nil, fmt.Errorf("the Secret %s/%s for the serving certificate of Service %s exists without label %s=%s: %w; delete it to let olmops issue the certificate",
-			key.Namespace, key.Name, t.service, render.ManagedByLabel, render.ManagedBy, ErrForeignSecret)
+		return nil, fmt.Errorf("%w: the Secret %s/%s for the serving certificate of Service %s exists without label %s=%s, so olmops did not create it; delete it to let olmops issue the certificate",
+			ErrRefused, key.Namespace, key.Name, t.service, render.ManagedByLabel, render.ManagedBy)
 	}
 	raw, _, _ := unstructured.NestedStringMap(s.Object, "data")
 	data := make(map[string][]byte, len(raw))

@@ -124,9 +124,13 @@ func Check(p Pair, now time.Time, hosts []string) string {
 	}
 	roots := x509.NewCertPool()
 	roots.AddCert(ca)
+	opts := x509.VerifyOptions{Roots: roots, CurrentTime: now, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	if _, err := cert.Verify(opts); err != nil {
+		return "certificate does not serve: " + err.Error()
+	}
+	// The chain is checked once; each name against the certificate.
 	for _, h := range hosts {
-		opts := x509.VerifyOptions{DNSName: h, Roots: roots, CurrentTime: now, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
-		if _, err := cert.Verify(opts); err != nil {
+		if err := cert.VerifyHostname(h); err != nil {
 			return "certificate does not serve " + h + ": " + err.Error()
 		}
 	}

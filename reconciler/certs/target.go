@@ -59,7 +59,7 @@ func targets(namespace string, objs []*unstructured.Unstructured, pkgLabel strin
 				continue
 			}
 			if secrets[[2]string{ns, name}] {
-				return nil, fmt.Errorf("the plan holds Secret %s/%s, the serving certificate of Service %s: olmops generates it in the cluster and private keys are never kept in Git", ns, name, svc)
+				return nil, fmt.Errorf("%w: the plan holds Secret %s/%s, the serving certificate of Service %s: olmops generates it in the cluster and private keys are never kept in Git", ErrRefused, ns, name, svc)
 			}
 			key := [2]string{ns, svc}
 			t := byKey[key]
