@@ -53,8 +53,11 @@ type Issuer struct {
 // current or rotated; otherwise objs itself. objs are not modified.
 func (i *Issuer) Prepare(ctx context.Context, namespace string, objs []*unstructured.Unstructured) ([]*unstructured.Unstructured, error) {
 	ts, err := targets(namespace, objs, render.PackageLabel)
-	if err != nil || len(ts) == 0 {
-		return objs, err
+	if err != nil {
+		return nil, err
+	}
+	if len(ts) == 0 {
+		return objs, nil
 	}
 	now := time.Now()
 	if i.Now != nil {
@@ -64,7 +67,7 @@ func (i *Issuer) Prepare(ctx context.Context, namespace string, objs []*unstruct
 	for k, o := range objs {
 		out[k] = o.DeepCopy()
 	}
-	var certs []issued
+	var all []issued
 	for _, t := range ts {
 		p, prev, err := i.pair(ctx, t, now)
 		if err != nil {
@@ -74,10 +77,10 @@ func (i *Issuer) Prepare(ctx context.Context, namespace string, objs []*unstruct
 		if prev != nil {
 			bundle = append(append([]byte{}, p.CA...), prev...)
 		}
-		certs = append(certs, issued{target: t, bundle: bundle, hash: CAHash(p.CA)})
+		all = append(all, issued{target: t, bundle: bundle, hash: CAHash(p.CA)})
 		out = append(out, secretObject(t, p, prev))
 	}
-	if _, err := inject(namespace, out, certs); err != nil {
+	if _, err := inject(namespace, out, all); err != nil {
 		return nil, fmt.Errorf("inject caBundle: %w", err)
 	}
 	return out, nil
