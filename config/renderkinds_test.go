@@ -24,9 +24,10 @@ type groupResource struct{ group, resource string }
 
 // renderedKinds are the kinds olmops applies: what render makes
 // (Deployments, ServiceAccounts, RBAC, OperatorConditions, webhook Services
-// and configurations), the kinds OLM installs from a bundle (olmBundleKinds
+// and configurations, APIServices), the kinds OLM installs from a bundle (olmBundleKinds
 // below), and the install Namespace the applier creates.
 var renderedKinds = map[string]groupResource{
+	"APIService":                     {"apiregistration.k8s.io", "apiservices"},
 	"ClusterRole":                    {"rbac.authorization.k8s.io", "clusterroles"},
 	"ClusterRoleBinding":             {"rbac.authorization.k8s.io", "clusterrolebindings"},
 	"ConfigMap":                      {"", "configmaps"},
@@ -115,7 +116,7 @@ func TestRenderedKindsAreKnown(t *testing.T) {
 			}
 		}
 	}
-	for _, kind := range []string{"Deployment", "ServiceAccount", "Role", "ClusterRole", "OperatorCondition", "Service", "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
+	for _, kind := range []string{"Deployment", "ServiceAccount", "Role", "ClusterRole", "OperatorCondition", "Service", "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "APIService"} {
 		if !made[kind] {
 			t.Errorf("the fixture no longer makes render emit a %s of its own; made %v", kind, slices.Sorted(maps.Keys(made)))
 		}
@@ -225,6 +226,9 @@ spec:
      containerPort: 443, targetPort: 9443, webhookPath: /validate, sideEffects: None, admissionReviewVersions: [v1]}
   - {generateName: mwidget.demo.example.com, type: MutatingAdmissionWebhook, deploymentName: demo,
      containerPort: 443, targetPort: 9443, webhookPath: /mutate, sideEffects: None, admissionReviewVersions: [v1]}
+  apiservicedefinitions:
+    owned:
+    - {name: gadgets, group: demo.example.com, version: v1, kind: Gadget, deploymentName: demo, containerPort: 5443}
 `
 
 const fixtureCRD = `

@@ -13,6 +13,7 @@ import (
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/commitstatus"
 	"github.com/olmops/olmops/reconciler/apply"
+	"github.com/olmops/olmops/reconciler/certs"
 )
 
 // subResult is one subscription after a pass.
@@ -132,12 +133,12 @@ func (t Target) event(warning bool, reason, msg string) {
 
 // transient reports an error that may pass without a new commit: the API
 // server or the network failing, a timeout, a conflict. The API server
-// refusing an object, a missing kind, an unsafe CRD update or an unhealthy
-// hop are not: retrying them at once changes nothing, and the next
-// interval tries again anyway.
+// refusing an object, a missing kind, an unsafe CRD update, a refused
+// serving certificate or an unhealthy hop are not: retrying them at once
+// changes nothing, and the next interval tries again anyway.
 func transient(err error) bool {
 	switch {
-	case errors.Is(err, apply.ErrUnhealthy), errors.Is(err, apply.ErrCRDUnsafe):
+	case errors.Is(err, apply.ErrUnhealthy), errors.Is(err, apply.ErrCRDUnsafe), errors.Is(err, certs.ErrRefused):
 		return false
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return true

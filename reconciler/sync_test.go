@@ -26,6 +26,7 @@ import (
 	"github.com/olmops/olmops/commitstatus"
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/reconciler/apply"
+	"github.com/olmops/olmops/reconciler/certs"
 )
 
 func TestOutcome(t *testing.T) {
@@ -109,6 +110,7 @@ func TestTransient(t *testing.T) {
 		{"no kind match", &meta.NoKindMatchError{GroupKind: schema.GroupKind{Group: "example.com", Kind: "Widget"}, SearchedVersions: []string{"v1"}}, false},
 		{"unhealthy", fmt.Errorf("hop 1: %w", apply.ErrUnhealthy), false},
 		{"unsafe CRD update", fmt.Errorf("%w: CustomResourceDefinition w: updated validation is too restrictive", apply.ErrCRDUnsafe), false},
+		{"refused certificate", fmt.Errorf("%w: the Secret ops/s-cert exists without label", certs.ErrRefused), false},
 		{"service unavailable", apierrors.NewServiceUnavailable("etcd down"), true},
 		{"timeout", apierrors.NewTimeoutError("slow", 1), true},
 		{"too many requests", apierrors.NewTooManyRequests("slow down", 1), true},

@@ -66,7 +66,7 @@ func (r *renderer) deployment(name string, labels map[string]string, rawSpec map
 		dep.SetLabels(maps.Clone(labels))
 	}
 	dep.Object["spec"] = spec
-	if len(r.webhooks[name]) > 0 {
+	if r.servesCerts(name) {
 		if err := addCertVolumes(spec, webhookSecretName(name)); err != nil {
 			return nil, err
 		}

@@ -210,15 +210,6 @@ func newObject(apiVersion, kind, namespace, name string) *unstructured.Unstructu
 	}}
 }
 
-// apiServices reports owned APIServices: olmops renders no aggregated API
-// server registration.
-func (r *renderer) apiServices() error {
-	for _, d := range r.csv.Spec.APIServiceDefinitions.Owned {
-		r.warnf("apiservicedefinitions.owned %s (kind %s, deployment %s) is not rendered: olmops does not register aggregated API servers", d.GetName(), d.Kind, d.DeploymentName)
-	}
-	return nil
-}
-
 // packageName is the bundle's package, or the CSV name without its
 // version when the bundle does not say.
 func packageName(b *Bundle) string {

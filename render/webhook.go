@@ -102,43 +102,60 @@ func mountCert(container map[string]any, name, dir string) error {
 	return nil
 }
 
-// webhookObjects renders, for every deployment serving webhooks, its
-// Service and the webhook configurations or CRD conversions pointing at
-// it. Certificates are left to the cluster.
+// webhookObjects renders, for every deployment serving webhooks or owned
+// APIServices, its Service, and the webhook configurations or CRD
+// conversions pointing at it. The controller issues the certificate and
+// injects its CA (package reconciler/certs).
 func (r *renderer) webhookObjects() error {
 	for _, d := range r.csv.Spec.InstallStrategy.StrategySpec.DeploymentSpecs {
-		descs := r.webhooks[d.Name]
-		if len(descs) == 0 {
+		if !r.servesCerts(d.Name) {
 			continue
 		}
-		if err := r.webhookService(d, descs); err != nil {
+		if err := r.servingService(d); err != nil {
 			return err
 		}
-		var users []string
-		for _, w := range descs {
-			user, err := r.webhook(w)
-			if err != nil {
+		for _, w := range r.webhooks[d.Name] {
+			if err := r.webhook(w); err != nil {
 				return fmt.Errorf("webhookdefinition %s: %w", w.GenerateName, err)
 			}
-			users = append(users, user...)
 		}
-		r.warnf("TLS certificates are not generated: Secret %s/%s (tls.crt, tls.key) and the caBundle of %s must be provided, e.g. by cert-manager",
-			r.ns, webhookSecretName(d.Name), strings.Join(users, ", "))
 	}
 	return nil
 }
 
-func (r *renderer) webhookService(d operatorsv1alpha1.StrategyDeploymentSpec, descs []operatorsv1alpha1.WebhookDescription) error {
-	if d.Spec.Selector == nil || len(d.Spec.Selector.MatchLabels) == 0 {
-		return fmt.Errorf("deployment %s serves webhooks but has no spec.selector.matchLabels for their Service", d.Name)
+// servedPort is a port of a serving Service and the definition asking
+// for it.
+type servedPort struct {
+	port   int32
+	target intstr.IntOrString
+	from   string
+}
+
+// servedPorts lists, as OLM does, the owned APIServices' ports, then the
+// webhooks'.
+func (r *renderer) servedPorts(deployment string) []servedPort {
+	var out []servedPort
+	for _, a := range apiServiceDefs(r.csv, deployment) {
+		p := apiServicePort(a)
+		out = append(out, servedPort{p, intstr.FromInt32(p), "apiservicedefinition " + a.Version + "." + a.Group})
 	}
-	var ports []any
-	for _, w := range descs {
+	for _, w := range r.webhooks[deployment] {
 		target := intstr.FromInt32(w.ContainerPort)
 		if w.TargetPort != nil {
 			target = *w.TargetPort
 		}
-		p, err := toJSONValue(map[string]any{"name": strconv.Itoa(int(w.ContainerPort)), "port": w.ContainerPort, "targetPort": target})
+		out = append(out, servedPort{w.ContainerPort, target, "webhookdefinition " + w.GenerateName})
+	}
+	return out
+}
+
+func (r *renderer) servingService(d operatorsv1alpha1.StrategyDeploymentSpec) error {
+	if d.Spec.Selector == nil || len(d.Spec.Selector.MatchLabels) == 0 {
+		return fmt.Errorf("deployment %s serves webhooks or APIs but has no spec.selector.matchLabels for their Service", d.Name)
+	}
+	var ports []any
+	for _, sp := range r.servedPorts(d.Name) {
+		p, err := toJSONValue(map[string]any{"name": strconv.Itoa(int(sp.port)), "port": sp.port, "targetPort": sp.target})
 		if err != nil {
 			return err
 		}
@@ -146,8 +163,8 @@ func (r *renderer) webhookService(d operatorsv1alpha1.StrategyDeploymentSpec, de
 			continue
 		}
 		// OLM would create a Service the API server refuses.
-		if slices.ContainsFunc(ports, func(q any) bool { return q.(map[string]any)["port"] == int64(w.ContainerPort) }) {
-			return fmt.Errorf("webhookdefinition %s: port %d is served by two target ports", w.GenerateName, w.ContainerPort)
+		if slices.ContainsFunc(ports, func(q any) bool { return q.(map[string]any)["port"] == int64(sp.port) }) {
+			return fmt.Errorf("%s: port %d is served by two target ports", sp.from, sp.port)
 		}
 		ports = append(ports, p)
 	}
@@ -164,8 +181,8 @@ func (r *renderer) webhookService(d operatorsv1alpha1.StrategyDeploymentSpec, de
 	return err
 }
 
-// webhook renders one webhook definition and names what needs its CA.
-func (r *renderer) webhook(w operatorsv1alpha1.WebhookDescription) ([]string, error) {
+// webhook renders one webhook definition.
+func (r *renderer) webhook(w operatorsv1alpha1.WebhookDescription) error {
 	if w.Type == operatorsv1alpha1.ConversionWebhook {
 		return r.conversionWebhook(w)
 	}
@@ -175,14 +192,11 @@ func (r *renderer) webhook(w operatorsv1alpha1.WebhookDescription) ([]string, er
 	}
 	hook, err := toJSONValue(item)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cfg := newObject("admissionregistration.k8s.io/v1", kind, "", boundedName(r.pkg, r.ns, w.GenerateName))
 	cfg.Object["webhooks"] = []any{hook}
-	if err := r.add(cfg); err != nil {
-		return nil, err
-	}
-	return []string{kind + " " + cfg.GetName()}, nil
+	return r.add(cfg)
 }
 
 // webhookNamespaceSelector limits a webhook to the target namespaces. OLM
@@ -199,28 +213,27 @@ func (r *renderer) webhookNamespaceSelector() *metav1.LabelSelector {
 
 // conversionWebhook points the owned CRDs it names at the webhook Service,
 // with OLM's checks.
-func (r *renderer) conversionWebhook(w operatorsv1alpha1.WebhookDescription) ([]string, error) {
+func (r *renderer) conversionWebhook(w operatorsv1alpha1.WebhookDescription) error {
 	if !supportsOnlyAllNamespaces(r.csv) {
-		return nil, fmt.Errorf("a CSV with conversion webhooks must support only AllNamespaces")
+		return fmt.Errorf("a CSV with conversion webhooks must support only AllNamespaces")
 	}
 	if len(w.ConversionCRDs) == 0 {
-		return nil, fmt.Errorf("a conversion webhook must name at least one CRD")
+		return fmt.Errorf("a conversion webhook must name at least one CRD")
 	}
 	path := "/"
 	if w.WebhookPath != nil {
 		path = *w.WebhookPath
 	}
-	var users []string
 	for _, name := range w.ConversionCRDs {
 		if !r.csv.OwnsCRD(name) {
-			return nil, fmt.Errorf("the CSV does not own CRD %s", name)
+			return fmt.Errorf("the CSV does not own CRD %s", name)
 		}
 		crd := r.lookup(objectID{group: "apiextensions.k8s.io", kind: "CustomResourceDefinition", name: name})
 		if crd == nil {
-			return nil, fmt.Errorf("the bundle has no CustomResourceDefinition %s", name)
+			return fmt.Errorf("the bundle has no CustomResourceDefinition %s", name)
 		}
 		if keep, _, _ := unstructured.NestedBool(crd.Object, "spec", "preserveUnknownFields"); keep {
-			return nil, fmt.Errorf("CRD %s sets spec.preserveUnknownFields, which conversion webhooks forbid", name)
+			return fmt.Errorf("CRD %s sets spec.preserveUnknownFields, which conversion webhooks forbid", name)
 		}
 		versions := stringsToAny(w.AdmissionReviewVersions)
 		conversion := map[string]any{"strategy": "Webhook", "webhook": map[string]any{
@@ -230,11 +243,10 @@ func (r *renderer) conversionWebhook(w operatorsv1alpha1.WebhookDescription) ([]
 			"conversionReviewVersions": versions,
 		}}
 		if err := unstructured.SetNestedField(crd.Object, conversion, "spec", "conversion"); err != nil {
-			return nil, err
+			return err
 		}
-		users = append(users, "CustomResourceDefinition "+name)
 	}
-	return users, nil
+	return nil
 }
 
 func supportsOnlyAllNamespaces(csv *operatorsv1alpha1.ClusterServiceVersion) bool {

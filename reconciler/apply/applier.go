@@ -48,6 +48,12 @@ type Applier struct {
 	EstablishTimeout time.Duration
 	// PollInterval is the pause between two reads while waiting.
 	PollInterval time.Duration
+	// Now is the clock serving certificates are checked and issued by
+	// (package certs); nil means time.Now.
+	Now func() time.Time
+	// CertValidity is how long a new serving certificate lives; zero
+	// means certs.DefaultValidity.
+	CertValidity time.Duration
 }
 
 // Request is one subscription's plan and what the previous apply left.

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/olmops/olmops/reconciler/certs"
 )
 
 // item is one object of a hop: the manifest as sent and its live copy.
@@ -34,8 +36,14 @@ type hopApply struct {
 // applyHop applies one hop's objects stage by stage and returns their live
 // copies. Nothing is written when the dry run refuses an object.
 func (r *run) applyHop(ctx context.Context, hop Hop) ([]*unstructured.Unstructured, error) {
-	h := &hopApply{run: r, provided: providedKinds(hop.Objects), creates: map[string]bool{}}
-	for _, m := range hop.Objects {
+	// Serving certificates join the hop before anything is read, so that
+	// their Secrets are applied before the Deployments mounting them.
+	objs, err := r.a.issuer().Prepare(ctx, r.req.Namespace, hop.Objects)
+	if err != nil {
+		return nil, err
+	}
+	h := &hopApply{run: r, provided: providedKinds(objs), creates: map[string]bool{}}
+	for _, m := range objs {
 		obj, err := prepare(m)
 		if err != nil {
 			return nil, err
@@ -76,6 +84,10 @@ func (r *run) applyHop(ctx context.Context, hop Hop) ([]*unstructured.Unstructur
 		live[i] = it.live
 	}
 	return live, nil
+}
+
+func (a *Applier) issuer() *certs.Issuer {
+	return &certs.Issuer{Reader: a.Reader, Direct: a.Client, Now: a.Now, Validity: a.CertValidity}
 }
 
 // place puts a namespaced object without a namespace in the install
