@@ -82,7 +82,7 @@ func (pl *planner) build(ctx context.Context, m member, spec v1alpha1.InstallPla
 	if err := pl.compare(&p, files, target.objects); err != nil {
 		return p, err
 	}
-	return p, nil
+	return p, crdUpgradeSafety(m, p.Changes)
 }
 
 func planBundle(h hop, image string) v1alpha1.PlanBundle {
