@@ -11,14 +11,16 @@
 // OperatorGroup's pod annotations, the Subscription config and
 // OPERATOR_CONDITION_NAME), ServiceAccounts, RBAC for permissions and
 // clusterPermissions (cluster-wide for AllNamespaces, copied into every
-// target namespace otherwise), the OperatorCondition with its RBAC, and the
-// Services and webhook configurations of webhookdefinitions. RBAC names
+// target namespace otherwise), OLM's aggregated ClusterRoles for each owned
+// API (<crd>-<version>-admin, -edit, -view, -crdview), the OperatorCondition
+// with its RBAC, and the Services and webhook configurations of
+// webhookdefinitions. RBAC names
 // carry the package, not the version, so that an upgrade's diff shows rule
 // changes rather than renames.
 //
 // What OLM does at run time is not rendered: the CSV and OperatorGroup
-// themselves, owner references and OLM's labels, the OperatorGroup's
-// aggregated ClusterRoles for provided APIs, the cluster proxy variables
+// themselves, owner references and OLM's labels, the OperatorGroup's own
+// <og>-admin, -edit and -view ClusterRoles, the cluster proxy variables
 // OLM injects on OpenShift, serving certificates for webhooks (a Warning
 // names the Secret and caBundles to provide), and aggregated API servers
 // (a Warning). Webhooks select their target namespaces by the
