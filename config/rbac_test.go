@@ -2,11 +2,15 @@ package config_test
 
 import (
 	"maps"
+	"reflect"
 	"slices"
 	"testing"
 
 	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/olmops/olmops/render"
 )
 
 // grant is leave to use verbs on a resource of an API group ("" is core).
@@ -167,4 +171,22 @@ func fromRules(t *testing.T, rules []rbacv1.PolicyRule) []grant {
 		}
 	}
 	return out
+}
+
+// The controller lists operators' custom resources to check a CRD update
+// (reconciler/apply): the ClusterRole bound for it aggregates exactly the
+// view roles olmops renders for owned APIs, by the label render sets.
+func TestControllerAggregatesOperatorsViewRoles(t *testing.T) {
+	objs := build(t, "default")
+	var role rbacv1.ClusterRole
+	decode(t, find(t, objs, "ClusterRole", "olmops-custom-resources"), &role)
+	want := []metav1.LabelSelector{{MatchLabels: map[string]string{render.ControllerAggregationLabel: "true"}}}
+	if role.AggregationRule == nil || !reflect.DeepEqual(role.AggregationRule.ClusterRoleSelectors, want) || len(role.Rules) != 0 {
+		t.Errorf("olmops-custom-resources = %+v, rules %v; want only an aggregation of %v", role.AggregationRule, role.Rules, want)
+	}
+	var b rbacv1.ClusterRoleBinding
+	decode(t, find(t, objs, "ClusterRoleBinding", "olmops-custom-resources"), &b)
+	if b.RoleRef.Name != role.Name || !slices.Contains(b.Subjects, rbacv1.Subject{Kind: "ServiceAccount", Name: "olmops-controller", Namespace: namespace}) {
+		t.Errorf("olmops-custom-resources is not bound to the controller: %+v", b)
+	}
 }

@@ -82,6 +82,9 @@ func (pl *planner) build(ctx context.Context, m member, spec v1alpha1.InstallPla
 	if err := pl.compare(&p, files, target.objects); err != nil {
 		return p, err
 	}
+	if err := crdUpgradeSafety(m, p.Changes); err != nil {
+		return p, err
+	}
 	return p, pl.gate(&p)
 }
 

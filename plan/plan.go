@@ -111,6 +111,9 @@ func Cluster(ctx context.Context, in Input, digests *Digests) (*Result, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	if err := pl.checkAPIOwners(res.Plans); err != nil {
+		return nil, fmt.Errorf("cluster %s: %w", in.Cluster.Name, err)
+	}
 	res.Plans = append(res.Plans, pl.removed()...)
 	slices.SortFunc(res.Plans, func(a, b Plan) int { return a.Key.Compare(b.Key) })
 	return res, nil

@@ -87,6 +87,7 @@ func loadPlans(ctx context.Context, t Target) (*planSet, error) {
 		dirs[i] = plan.Dir(c, k)
 		set.plans = append(set.plans, loadPlan(ctx, set.fsys, dirs[i], t.Cluster))
 	}
+	shareCRDs(set.plans)
 	if len(dirs) > 0 {
 		if set.carriers, err = t.Repo.LastChanged(ctx, t.Commit, dirs); err != nil {
 			return nil, fmt.Errorf("find the commits that carried the plans: %w", err)

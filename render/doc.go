@@ -11,18 +11,19 @@
 // OperatorGroup's pod annotations, the Subscription config and
 // OPERATOR_CONDITION_NAME), ServiceAccounts, RBAC for permissions and
 // clusterPermissions (cluster-wide for AllNamespaces, copied into every
-// target namespace otherwise), the OperatorCondition with its RBAC, the
-// Services and webhook configurations of webhookdefinitions, and the
-// APIServices of apiservicedefinitions.owned (<version>.<group>, with
-// OLM's priorities and the auth-delegator and auth-reader bindings of
-// their server's account). A deployment serving either mounts the Secret
-// <service>-cert where OLM mounts it. RBAC names
+// target namespace otherwise), OLM's aggregated ClusterRoles for each owned
+// API (<crd>-<version>-admin, -edit, -view, -crdview), the OperatorCondition
+// with its RBAC, the Services and webhook configurations of
+// webhookdefinitions, and the APIServices of apiservicedefinitions.owned
+// (<version>.<group>, with OLM's priorities and the auth-delegator and
+// auth-reader bindings of their server's account). A deployment serving
+// either mounts the Secret <service>-cert where OLM mounts it. RBAC names
 // carry the package, not the version, so that an upgrade's diff shows rule
 // changes rather than renames.
 //
 // What OLM does at run time is not rendered: the CSV and OperatorGroup
-// themselves, owner references and OLM's labels, the OperatorGroup's
-// aggregated ClusterRoles for provided APIs, the cluster proxy variables
+// themselves, owner references and OLM's labels, the OperatorGroup's own
+// <og>-admin, -edit and -view ClusterRoles, the cluster proxy variables
 // OLM injects on OpenShift, and the serving certificates and caBundles,
 // which the controller issues and injects in the cluster (package
 // reconciler/certs) so that no private key is in Git. Webhooks select their target namespaces by the

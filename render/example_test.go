@@ -42,6 +42,10 @@ func ExampleRender() {
 		fmt.Println(name)
 	}
 	// Output:
+	// clusterrole-etcdclusters.etcd.database.coreos.com-v1beta2-admin.yaml
+	// clusterrole-etcdclusters.etcd.database.coreos.com-v1beta2-crdview.yaml
+	// clusterrole-etcdclusters.etcd.database.coreos.com-v1beta2-edit.yaml
+	// clusterrole-etcdclusters.etcd.database.coreos.com-v1beta2-view.yaml
 	// customresourcedefinition-etcdclusters.etcd.database.coreos.com.yaml
 	// deployment-etcd-operator.yaml
 	// operatorcondition-etcdoperator.v0.9.4.yaml

@@ -21,19 +21,22 @@ func TestRenderRBAC(t *testing.T) {
 	tests := []struct {
 		name    string
 		targets []string
-		// want lists the RBAC objects apart from the OperatorCondition's.
+		// want lists the RBAC objects apart from the OperatorCondition's;
+		// the owned API's aggregated ClusterRoles are in every case.
 		want []string
 		// rules of ClusterRole demo-ops-demo-operator.
 		clusterRules string
 	}{
 		{"own namespace", []string{"ops"}, []string{
 			"ClusterRole /demo-ops-demo-operator",
+			"ClusterRole /widgets.demo.example.com-v1-admin", "ClusterRole /widgets.demo.example.com-v1-crdview", "ClusterRole /widgets.demo.example.com-v1-edit", "ClusterRole /widgets.demo.example.com-v1-view",
 			"ClusterRoleBinding /demo-ops-demo-operator",
 			"Role ops/demo-demo-operator", "Role ops/demo-helper",
 			"RoleBinding ops/demo-demo-operator", "RoleBinding ops/demo-helper",
 		}, clusterRules},
 		{"single namespace", []string{"team-a"}, []string{
 			"ClusterRole /demo-ops-demo-operator",
+			"ClusterRole /widgets.demo.example.com-v1-admin", "ClusterRole /widgets.demo.example.com-v1-crdview", "ClusterRole /widgets.demo.example.com-v1-edit", "ClusterRole /widgets.demo.example.com-v1-view",
 			"ClusterRoleBinding /demo-ops-demo-operator",
 			"Role ops/demo-demo-operator", "Role ops/demo-helper",
 			"Role team-a/demo-demo-operator", "Role team-a/demo-helper",
@@ -42,6 +45,7 @@ func TestRenderRBAC(t *testing.T) {
 		}, clusterRules},
 		{"multi namespace", []string{"team-b", "ops", "team-a"}, []string{
 			"ClusterRole /demo-ops-demo-operator",
+			"ClusterRole /widgets.demo.example.com-v1-admin", "ClusterRole /widgets.demo.example.com-v1-crdview", "ClusterRole /widgets.demo.example.com-v1-edit", "ClusterRole /widgets.demo.example.com-v1-view",
 			"ClusterRoleBinding /demo-ops-demo-operator",
 			"Role ops/demo-demo-operator", "Role ops/demo-helper",
 			"Role team-a/demo-demo-operator", "Role team-a/demo-helper",
@@ -54,6 +58,7 @@ func TestRenderRBAC(t *testing.T) {
 		// clusterPermissions.
 		{"all namespaces", nil, []string{
 			"ClusterRole /demo-ops-demo-operator", "ClusterRole /demo-ops-helper",
+			"ClusterRole /widgets.demo.example.com-v1-admin", "ClusterRole /widgets.demo.example.com-v1-crdview", "ClusterRole /widgets.demo.example.com-v1-edit", "ClusterRole /widgets.demo.example.com-v1-view",
 			"ClusterRoleBinding /demo-ops-demo-operator", "ClusterRoleBinding /demo-ops-helper",
 		}, clusterRules + "\n" + roleRules},
 	}

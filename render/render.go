@@ -88,6 +88,7 @@ func Render(b *Bundle, opts Options) (*Result, error) {
 		{"bundle manifests", r.bundleObjects},
 		{"service accounts", r.serviceAccounts},
 		{"permissions", r.rbac},
+		{"aggregated roles", r.aggregatedRoles},
 		{"deployments", r.deployments},
 		{"webhooks", r.webhookObjects},
 		{"operator condition", r.operatorCondition},

@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,10 +12,19 @@ import (
 )
 
 // kubeVersionProblem says why a bundle cannot run on the cluster's
-// Kubernetes version ("" when it can, or when either is unknown).
+// Kubernetes version ("" when it can, or when either is unknown): its
+// olm.kubeversion property, or else its CSV's spec.minKubeVersion, which
+// OLM checks the same way.
 func (p *problem) kubeVersionProblem(b *catalog.Bundle) string {
-	want, have := b.Props.KubeVersion, p.ns.Cluster.KubernetesVersion
-	if want == "" || have == "" {
+	have := p.ns.Cluster.KubernetesVersion
+	if have == "" {
+		return ""
+	}
+	want, what := b.Props.KubeVersion, "Kubernetes"
+	if want == "" {
+		want, what = minKubeVersion(b), "Kubernetes (CSV minKubeVersion)"
+	}
+	if want == "" {
 		return ""
 	}
 	wv, err1 := mm.NewVersion(want)
@@ -23,9 +33,30 @@ func (p *problem) kubeVersionProblem(b *catalog.Bundle) string {
 		return ""
 	}
 	if hv.LessThan(wv) {
-		return fmt.Sprintf("bundle %s requires Kubernetes %s or newer; the cluster runs %s", b.Name, want, have)
+		return fmt.Sprintf("bundle %s requires %s %s or newer; the cluster runs %s", b.Name, what, want, have)
 	}
 	return ""
+}
+
+// minKubeVersion reads spec.minKubeVersion from the bundle's
+// olm.csv.metadata property; "" when it has none or it does not decode
+// (catalog validation reports a broken property).
+func minKubeVersion(b *catalog.Bundle) string {
+	i := b.Props.CSVMetadata
+	if i < 0 || i >= len(b.Properties) {
+		return ""
+	}
+	raw, err := b.Properties[i].Value.JSON()
+	if err != nil {
+		return ""
+	}
+	var md struct {
+		MinKubeVersion string `json:"minKubeVersion"`
+	}
+	if json.Unmarshal(raw, &md) != nil {
+		return ""
+	}
+	return md.MinKubeVersion
 }
 
 // OpenShiftBlocker reports a bundle whose olm.maxOpenShiftVersion is

@@ -108,6 +108,12 @@ type Intent struct {
 	StartingCSV string
 	// ServiceAccount is spec.serviceAccount.name of a ClusterExtension.
 	ServiceAccount string
+	// CRDUpgradeSafety is spec.install.preflight.crdUpgradeSafety.enforcement
+	// of a ClusterExtension as written; empty when absent (see
+	// StrictCRDUpgradeSafety for what that means). Omitted from JSON when
+	// empty, so that plans' inputs digests do not move for intents that do
+	// not set it.
+	CRDUpgradeSafety Enforcement `json:",omitempty"`
 	// Config is the raw configuration, JSON-compatible (map[string]any,
 	// []any, string, int64, float64, bool, nil): spec.config of a
 	// Subscription (env, resources, nodeSelector, tolerations, volumes...),
@@ -121,6 +127,26 @@ type Intent struct {
 	CurrentCSV string
 	// Pos is where the object starts.
 	Pos Pos
+}
+
+// Enforcement is a ClusterExtension's crdUpgradeSafety enforcement.
+type Enforcement string
+
+// Enforcements, as OLM v1 spells them.
+const (
+	// Strict refuses a CRD upgrade that OLM v1's preflight finds unsafe.
+	Strict Enforcement = "Strict"
+	// None skips the preflight.
+	None Enforcement = "None"
+)
+
+// StrictCRDUpgradeSafety tells whether an unsafe CRD upgrade must refuse
+// the plan: a ClusterExtension unless it says enforcement None, the OLM v1
+// default. A Subscription is OLM classic's, which has no such preflight:
+// its existing custom resources are checked at apply time instead, so the
+// plan-time findings stay warnings.
+func (i *Intent) StrictCRDUpgradeSafety() bool {
+	return i.Kind == KindClusterExtension && i.CRDUpgradeSafety != None
 }
 
 // Installed is the bundle a cluster reports as installed.

@@ -313,7 +313,10 @@ func (d *decoder) clusterExtension(n *yaml.Node, in *Intent) {
 	install := d.fields(spec["install"], "spec.install", "preflight")
 	preflight := d.fields(install["preflight"], "spec.install.preflight", "crdUpgradeSafety")
 	crd := d.fields(preflight["crdUpgradeSafety"], "spec.install.preflight.crdUpgradeSafety", "enforcement")
-	if e := d.str(crd["enforcement"], "spec.install.preflight.crdUpgradeSafety.enforcement"); e != "" && e != "None" && e != "Strict" {
+	switch e := Enforcement(d.str(crd["enforcement"], "spec.install.preflight.crdUpgradeSafety.enforcement")); e {
+	case "", None, Strict:
+		in.CRDUpgradeSafety = e
+	default:
 		d.errorf(crd["enforcement"], "ClusterExtension spec.install.preflight.crdUpgradeSafety.enforcement must be None or Strict, not %q", e)
 	}
 

@@ -99,9 +99,10 @@ status:
 				Channels: []string{"fast", "stable"}, VersionRange: ">=0.9.0 <1.0.0", Catalog: "operatorhub",
 				CatalogSelector: map[string]any{"matchLabels": map[string]any{"olm.operatorframework.io/metadata.name": "operatorhub"}},
 				Approval:        Manual, UpgradeConstraintPolicy: SelfCertified, ServiceAccount: "etcd-installer",
-				Config:    map[string]any{"watchNamespace": "etcd"},
-				Installed: &Installed{Bundle: "etcdoperator.v0.9.4", Version: "0.9.4"},
-				Pos:       Pos{File: "f.yaml", Line: 1},
+				CRDUpgradeSafety: None,
+				Config:           map[string]any{"watchNamespace": "etcd"},
+				Installed:        &Installed{Bundle: "etcdoperator.v0.9.4", Version: "0.9.4"},
+				Pos:              Pos{File: "f.yaml", Line: 1},
 			}},
 		},
 		{

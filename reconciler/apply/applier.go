@@ -84,6 +84,12 @@ type Request struct {
 	// PruneCRDs lets prune delete CustomResourceDefinitions that left the
 	// plan, and with them every custom resource of their kinds.
 	PruneCRDs bool
+	// SharedCRDs says which versions the cluster's other plans serve in
+	// their copy of a CRD this plan also installs: CRD name, then version,
+	// then the plans ("namespace/name") serving it. A hop that would stop
+	// serving one of them is refused, as OLM refuses to drop a served
+	// version another operator's CRD still needs.
+	SharedCRDs map[string]map[string][]string
 	// KeepRemoved leaves the objects that left the plan in the cluster
 	// and drops them from the Inventory: olmops stops managing them
 	// (a Repository's spec.prune: false).

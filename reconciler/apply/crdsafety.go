@@ -64,6 +64,9 @@ func (h *hopApply) checkCRD(ctx context.Context, next, live *unstructured.Unstru
 			return fmt.Errorf("version %s has objects stored in it (status.storedVersions) and the new CRD drops it", v)
 		}
 	}
+	if err := h.keepsSharedVersions(&old, &nu); err != nil {
+		return err
+	}
 	var findings []string
 	for _, ov := range old.Spec.Versions {
 		nv := version(&nu, ov.Name)
@@ -87,6 +90,23 @@ func (h *hopApply) checkCRD(ctx context.Context, next, live *unstructured.Unstru
 	}
 	return fmt.Errorf("updated validation is too restrictive: existing custom resources are not valid against the new schema: %s%s",
 		strings.Join(findings, "; "), more)
+}
+
+// keepsSharedVersions refuses to stop serving a version that the
+// cluster's other plans serve in their copy of the CRD: their operators
+// and clients still use it.
+func (h *hopApply) keepsSharedVersions(old, nu *apiextensionsv1.CustomResourceDefinition) error {
+	shared := h.req.SharedCRDs[old.Name]
+	var errs []error
+	for _, ov := range old.Spec.Versions {
+		nv := version(nu, ov.Name)
+		if !ov.Served || nv != nil && nv.Served || len(shared[ov.Name]) == 0 {
+			continue
+		}
+		errs = append(errs, fmt.Errorf("version %s stops being served, and %s still serve it: another operator's CRD needs every served version kept",
+			ov.Name, strings.Join(shared[ov.Name], ", ")))
+	}
+	return errors.Join(errs...)
 }
 
 func version(crd *apiextensionsv1.CustomResourceDefinition, name string) *apiextensionsv1.CustomResourceDefinitionVersion {

@@ -135,3 +135,64 @@ func TestCRDUpgradeSafety(t *testing.T) {
 		})
 	}
 }
+
+// gadgetTwoServed serves v1 (stored) and v2; gadgetV2Unserved keeps v2
+// but stops serving it.
+const (
+	gadgetTwoServed = gadgetV1 + `  - name: v2
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`
+	gadgetV2Unserved = gadgetV1 + `  - name: v2
+    served: false
+    storage: false
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`
+)
+
+// Two plans share a CRD: one may not stop serving a version the other's
+// copy still serves, whether it removes the version or sets served: false.
+// Without another plan serving it, the version may go.
+func TestCRDSharedServedVersions(t *testing.T) {
+	tests := []struct {
+		name     string
+		versions string
+		shared   []string // plans serving v2 in their copy
+		want     string   // in the reason; "": the hop goes through
+	}{
+		{"removed, needed by another plan", gadgetV1, []string{"team-b/gadgets"}, "version v2 stops being served, and team-b/gadgets still serve it"},
+		{"unserved, needed by another plan", gadgetV2Unserved, []string{"team-b/gadgets"}, "version v2 stops being served"},
+		{"removed, needed by no other plan", gadgetV1, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := kube.Env(t)
+			ns := env.NewNamespace(t)
+			a := testApplier(env.Client)
+			old := gadgetCRD(t, ns, gadgetTwoServed)
+			req := installed(t, a, Request{Namespace: ns, Subscription: "gadgets", Hops: []Hop{{Bundle: "gadgets.v1", Objects: []*unstructured.Unstructured{old}}}})
+			if tt.shared != nil {
+				req.SharedCRDs = map[string]map[string][]string{old.GetName(): {"v1": {"team-b/gadgets"}, "v2": tt.shared}}
+			}
+			req.Hops = []Hop{{Bundle: "gadgets.v2", Objects: []*unstructured.Unstructured{gadgetCRD(t, ns, tt.versions)}}}
+			res, err := a.Apply(t.Context(), req)
+			if tt.want == "" {
+				if err != nil || res.Phase != commitstatus.Installed {
+					t.Fatalf("refused: %+v, %v", res, err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrCRDUnsafe) || res.Phase != commitstatus.Failed || res.Applied != 0 || !strings.Contains(res.Reason, tt.want) {
+				t.Fatalf("not refused with %q: %+v, %v", tt.want, res, err)
+			}
+			live := get(t, env.Client, crdGVK, "", old.GetName())
+			vs, _, _ := unstructured.NestedSlice(live.Object, "spec", "versions")
+			if len(vs) != 2 || vs[1].(map[string]any)["served"] != true {
+				t.Errorf("the live CRD changed: %v", vs)
+			}
+		})
+	}
+}

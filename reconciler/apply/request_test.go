@@ -78,7 +78,8 @@ func TestReadRequest(t *testing.T) {
 	if req.Cluster != "prod" || req.Namespace != "etcd-system" || req.Subscription != "etcd" || plan.Spec.To.Name != "etcdoperator.v0.9.4" {
 		t.Errorf("request %s/%s/%s, plan to %s", req.Cluster, req.Namespace, req.Subscription, plan.Spec.To.Name)
 	}
-	if len(req.Hops) != 2 || req.Hops[0].Bundle != "etcdoperator.v0.9.2" || len(req.Hops[1].Objects) != 8 {
+	// 8 objects, and the 4 aggregated ClusterRoles of the owned etcdclusters API.
+	if len(req.Hops) != 2 || req.Hops[0].Bundle != "etcdoperator.v0.9.2" || len(req.Hops[1].Objects) != 12 {
 		t.Errorf("hops %+v", req.Hops)
 	}
 }
