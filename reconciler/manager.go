@@ -40,6 +40,7 @@ import (
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/reconciler/apply"
 	"github.com/olmops/olmops/reconciler/pushhook"
+	"github.com/olmops/olmops/reconciler/request"
 	"github.com/olmops/olmops/render"
 )
 
@@ -194,19 +195,12 @@ func (r *RepositoryReconciler) SetupWithManager(mgr manager.Manager, opts contro
 		opts.RateLimiter = workqueue.NewTypedItemExponentialFailureRateLimiter[ctrl.Request](time.Second, 5*time.Minute)
 	}
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&v1alpha1.Repository{}, builder.WithPredicates(predicate.Or(predicate.GenerationChangedPredicate{}, reconcileRequested))).
+		For(&v1alpha1.Repository{}, builder.WithPredicates(predicate.Or(predicate.GenerationChangedPredicate{}, request.Changed))).
 		WatchesRawSource(source.Channel(pushes, &handler.EnqueueRequestForObject{})).
 		WithOptions(opts).
 		Named("repository").
 		Complete(r)
 }
-
-// reconcileRequested passes an update that changes the reconcile request
-// annotation: a pass asked for now, though the spec did not change.
-var reconcileRequested = predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
-	a := v1alpha1.ReconcileRequestAnnotation
-	return e.ObjectOld.GetAnnotations()[a] != e.ObjectNew.GetAnnotations()[a]
-}}
 
 // webhookServer serves the push webhook; a push enqueues the
 // Repositories and the Planners of its URL and branch.

@@ -22,6 +22,7 @@ import (
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/reconciler/request"
 )
 
 // Defaults of a RepositoryReconciler's zero fields.
@@ -81,18 +82,19 @@ func (r *RepositoryReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 		return ctrl.Result{}, r.patchStatus(ctx, base, obj)
 	}
 	meta.RemoveStatusCondition(&obj.Status.Conditions, v1alpha1.SuspendedCondition)
-	if v, ok := obj.Annotations[v1alpha1.ReconcileRequestAnnotation]; ok {
-		obj.Status.LastHandledReconcileAt = v
+	if at := request.Of(obj); at != "" {
+		obj.Status.LastHandledReconcileAt = at
 	}
-	res, err := r.reconcile(ctx, obj)
+	res, err := r.reconcile(ctx, base, obj)
 	if perr := r.patchStatus(ctx, base, obj); perr != nil {
 		err = errors.Join(err, perr)
 	}
 	return res, err
 }
 
-// reconcile is the steps; it records each outcome in obj's status.
-func (r *RepositoryReconciler) reconcile(ctx context.Context, obj *v1alpha1.Repository) (ctrl.Result, error) {
+// reconcile is the steps; it records each outcome in obj's status. base is
+// what the API server holds, which the final status patch is made against.
+func (r *RepositoryReconciler) reconcile(ctx context.Context, base, obj *v1alpha1.Repository) (ctrl.Result, error) {
 	st := &obj.Status
 	creds, err := r.Sources.Credentials(ctx, r.APIReader, obj)
 	redact := creds.Redact
@@ -110,7 +112,7 @@ func (r *RepositoryReconciler) reconcile(ctx context.Context, obj *v1alpha1.Repo
 	}
 	if commit.String() != st.LastFetchedCommit || st.ObservedGeneration != obj.Generation {
 		st.LastFetchedCommit = commit.String()
-		r.progressing(ctx, obj, commit)
+		r.progressing(ctx, base, obj, commit)
 	}
 	forge := func(cfg *v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
 		return r.Sources.Forge(ctx, r.APIReader, obj, src, cfg, creds)
@@ -164,18 +166,22 @@ func (r *RepositoryReconciler) record(obj *v1alpha1.Repository, commit plumbing.
 }
 
 // progressing marks work on a new commit or spec and shows it at once.
-func (r *RepositoryReconciler) progressing(ctx context.Context, obj *v1alpha1.Repository, commit plumbing.Hash) {
+func (r *RepositoryReconciler) progressing(ctx context.Context, base, obj *v1alpha1.Repository, commit plumbing.Hash) {
 	r.setCondition(obj, v1alpha1.ReconcilingCondition, metav1.ConditionTrue, v1alpha1.ProgressingReason,
 		fmt.Sprintf("applying %.12s", commit))
 	if c := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ReadyCondition); c == nil || c.Status != metav1.ConditionFalse {
 		r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionUnknown, v1alpha1.ProgressingReason, fmt.Sprintf("applying %.12s", commit))
 	}
-	base := &v1alpha1.Repository{}
-	obj.DeepCopyInto(base)
-	base.Status = v1alpha1.RepositoryStatus{}
-	if err := r.Client.Status().Patch(ctx, obj, client.MergeFrom(base)); err != nil {
+	empty := obj.DeepCopy()
+	empty.Status = v1alpha1.RepositoryStatus{}
+	if err := r.Client.Status().Patch(ctx, obj, client.MergeFrom(empty)); err != nil {
 		logr.FromContextOrDiscard(ctx).Error(err, "mark the Repository progressing")
+		return
 	}
+	// The final patch is a diff against the server's copy: a pass that
+	// ends as the last one did, within the same second, would otherwise
+	// send no conditions and leave these in place.
+	obj.DeepCopyInto(base)
 }
 
 // failed records an error expected to pass and retries with backoff.

@@ -29,6 +29,11 @@ type PlannerStatus struct {
 	// what the branch holds at that commit is planned.
 	// +optional
 	LastPlannedCommit string `json:"lastPlannedCommit,omitempty"`
+	// lastHandledReconcileAt is the value of the
+	// reconcile.fluxcd.io/requestedAt annotation the controller last acted
+	// on.
+	// +optional
+	LastHandledReconcileAt string `json:"lastHandledReconcileAt,omitempty"`
 	// lastPlannedTime is when that pass ended.
 	// +optional
 	LastPlannedTime *metav1.Time `json:"lastPlannedTime,omitempty"`

@@ -14,6 +14,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -30,6 +32,7 @@ import (
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/plan"
 	"github.com/olmops/olmops/planner"
+	"github.com/olmops/olmops/reconciler/request"
 )
 
 // Defaults for a Planner created without the API server's defaults (a
@@ -80,12 +83,13 @@ func (r *Reconciler) backoff() workqueue.TypedRateLimiter[ctrl.Request] {
 }
 
 // SetupWithManager registers the controller: it watches Planners (spec
-// changes only: its own status writes do not wake it) and the pushes the
+// changes and reconcile requests only: its own status writes do not wake
+// it) and the pushes the
 // webhook sends on pushes.
 func (r *Reconciler) SetupWithManager(mgr manager.Manager, opts controller.Options, pushes <-chan event.GenericEvent) error {
 	opts.MaxConcurrentReconciles = max(opts.MaxConcurrentReconciles, 1)
 	b := ctrl.NewControllerManagedBy(mgr).
-		For(&v1alpha1.Planner{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(&v1alpha1.Planner{}, builder.WithPredicates(predicate.Or(predicate.GenerationChangedPredicate{}, request.Changed))).
 		WithOptions(opts).
 		Named("planner")
 	if pushes != nil {
@@ -105,6 +109,12 @@ type pass struct {
 	report *planner.Report
 	// planned is the branch's head once planning pushed what it made.
 	planned plumbing.Hash
+	// requested is true when a person asked for this pass: it plans even
+	// when nothing changed.
+	requested bool
+	// base is the Planner as the API server holds it, which the final
+	// status patch is made against.
+	base *v1alpha1.Planner
 }
 
 // A step does one thing of a pass; a non-nil outcome ends the pass.
@@ -125,19 +135,31 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	base := obj.DeepCopy()
 	if obj.Spec.Suspend {
 		logr.FromContextOrDiscard(ctx).V(1).Info("suspended")
-		return ctrl.Result{}, nil
+		// A reconcile request stays unhandled: `olmops reconcile` waiting
+		// on it must not report a pass that did not run.
+		meta.SetStatusCondition(&obj.Status.Conditions, metav1.Condition{
+			Type: v1alpha1.SuspendedCondition, Status: metav1.ConditionTrue, Reason: v1alpha1.SuspendedReason,
+			Message: "spec.suspend is true: nothing is fetched or planned until it is false", ObservedGeneration: obj.Generation,
+		})
+		return ctrl.Result{}, r.patchStatus(ctx, base, obj)
 	}
+	meta.RemoveStatusCondition(&obj.Status.Conditions, v1alpha1.SuspendedCondition)
 	start := time.Now()
-	base := obj.DeepCopy()
-	p := &pass{req: req, obj: obj, branch: cmp.Or(obj.Spec.Branch, "main"), creds: &credentials{}}
+	// Read before the pass records it: a pending request makes it due.
+	requested := request.Pending(obj, obj.Status.LastHandledReconcileAt)
+	if at := request.Of(obj); at != "" {
+		obj.Status.LastHandledReconcileAt = at
+	}
+	p := &pass{req: req, obj: obj, branch: cmp.Or(obj.Spec.Branch, "main"), creds: &credentials{}, requested: requested, base: base}
 	out := r.run(ctx, p)
 	// Recorded with the reconcile's context, not the pass's: a pass that
 	// ran out of time still says so.
 	res := r.record(ctx, p, out)
 	r.Metrics.observePass(out.result, time.Since(start))
-	if err := r.patchStatus(ctx, base, obj); err != nil {
+	if err := r.patchStatus(ctx, p.base, obj); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -191,7 +213,7 @@ func (r *Reconciler) fetch(ctx context.Context, p *pass) *outcome {
 
 // due ends the pass when there is nothing to plan.
 func (r *Reconciler) due(ctx context.Context, p *pass) *outcome {
-	if wait := notDueFor(p.obj, p.head.String(), time.Now()); wait > 0 {
+	if wait := notDueFor(p.obj, p.head.String(), time.Now()); wait > 0 && !p.requested {
 		logr.FromContextOrDiscard(ctx).V(1).Info("planned already", "commit", p.head.String(), "next", wait)
 		return &outcome{result: resultSkipped, requeue: wait}
 	}

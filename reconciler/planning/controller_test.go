@@ -165,6 +165,16 @@ func eventually(t *testing.T, what string, cond func() (bool, string)) {
 	}
 }
 
+// edit changes the Planner as kubectl edit would.
+func (f *fleet) edit(t *testing.T, change func(*v1alpha1.Planner)) {
+	t.Helper()
+	obj := f.get(t)
+	change(obj)
+	if err := f.env.Client.Update(t.Context(), obj); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // planned waits for a pass that planned main's head and succeeded.
 func (f *fleet) planned(t *testing.T) *v1alpha1.Planner {
 	t.Helper()
@@ -231,6 +241,37 @@ func TestPlanningController(t *testing.T) {
 		if got := mustPR(t, f.gh, 1).HeadSHA; got != pr1.HeadSHA {
 			t.Errorf("an unchanged pass moved PR #1 from %s to %s", pr1.HeadSHA, got)
 		}
+	})
+
+	t.Run("a reconcile request plans now; suspend says so", func(t *testing.T) {
+		// Nothing changed and the interval is far: only the request plans,
+		// and planning asks the forge for its pull requests.
+		asked := f.gh.CountRequests(http.MethodGet, pulls)
+		f.edit(t, func(obj *v1alpha1.Planner) {
+			obj.Annotations = map[string]string{v1alpha1.ReconcileRequestAnnotation: "first"}
+		})
+		eventually(t, "request handled", func() (bool, string) {
+			obj := f.get(t)
+			return obj.Status.LastHandledReconcileAt == "first" && meta.IsStatusConditionTrue(obj.Status.Conditions, v1alpha1.ReadyCondition), fmt.Sprintf("%+v", obj.Status)
+		})
+		if f.gh.CountRequests(http.MethodGet, pulls) == asked {
+			t.Error("the requested pass did not plan")
+		}
+		f.edit(t, func(obj *v1alpha1.Planner) { obj.Spec.Suspend = true })
+		eventually(t, "Suspended", func() (bool, string) {
+			obj := f.get(t)
+			return meta.IsStatusConditionTrue(obj.Status.Conditions, v1alpha1.SuspendedCondition), fmt.Sprintf("%+v", obj.Status)
+		})
+		f.edit(t, func(obj *v1alpha1.Planner) {
+			obj.Spec.Suspend = false
+			obj.Annotations[v1alpha1.ReconcileRequestAnnotation] = "second"
+		})
+		eventually(t, "resumed", func() (bool, string) {
+			obj := f.get(t)
+			return obj.Status.LastHandledReconcileAt == "second" && meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.SuspendedCondition) == nil,
+				fmt.Sprintf("%+v", obj.Status)
+		})
+		f.planned(t)
 	})
 
 	t.Run("a merge pushed to main opens the next proposal", func(t *testing.T) {

@@ -207,11 +207,16 @@ func (r *Reconciler) progressing(ctx context.Context, p *pass) {
 	if c := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.ReadyCondition); c == nil || c.Status != metav1.ConditionFalse {
 		setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionUnknown, v1alpha1.ProgressingReason, msg)
 	}
-	base := obj.DeepCopy()
-	base.Status = v1alpha1.PlannerStatus{}
-	if err := r.Client.Status().Patch(ctx, obj, client.MergeFrom(base)); err != nil {
+	empty := obj.DeepCopy()
+	empty.Status = v1alpha1.PlannerStatus{}
+	if err := r.Client.Status().Patch(ctx, obj, client.MergeFrom(empty)); err != nil {
 		logr.FromContextOrDiscard(ctx).Error(err, "mark the Planner progressing")
+		return
 	}
+	// The final patch is a diff against the server's copy: a pass that
+	// ends as the last one did, within the same second, would otherwise
+	// send no conditions and leave these in place.
+	p.base = obj.DeepCopy()
 }
 
 // patchStatus sends what changed in the status since base.

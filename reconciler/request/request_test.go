@@ -1,4 +1,4 @@
-package reconciler
+package request
 
 import (
 	"testing"
@@ -11,7 +11,7 @@ import (
 
 // The controller ignores its own status writes (generation unchanged) but
 // must wake for a reconcile request, which changes only an annotation.
-func TestReconcileRequested(t *testing.T) {
+func TestChanged(t *testing.T) {
 	repo := func(requestedAt string) *v1alpha1.Repository {
 		r := &v1alpha1.Repository{ObjectMeta: metav1.ObjectMeta{Name: "r", Generation: 3}}
 		if requestedAt != "" {
@@ -28,8 +28,29 @@ func TestReconcileRequested(t *testing.T) {
 		{"then", "now", true},
 		{"now", "now", false},
 	} {
-		if got := reconcileRequested.Update(event.UpdateEvent{ObjectOld: repo(tc.old), ObjectNew: repo(tc.new)}); got != tc.want {
+		if got := Changed.Update(event.UpdateEvent{ObjectOld: repo(tc.old), ObjectNew: repo(tc.new)}); got != tc.want {
 			t.Errorf("requestedAt %q → %q: wakes %v, want %v", tc.old, tc.new, got, tc.want)
+		}
+	}
+}
+
+func TestPending(t *testing.T) {
+	for _, tc := range []struct {
+		at, handled string
+		want        bool
+	}{
+		{"", "", false},
+		{"", "then", false},
+		{"now", "", true},
+		{"now", "then", true},
+		{"now", "now", false},
+	} {
+		r := &v1alpha1.Repository{}
+		if tc.at != "" {
+			r.Annotations = map[string]string{v1alpha1.ReconcileRequestAnnotation: tc.at}
+		}
+		if got := Pending(r, tc.handled); got != tc.want {
+			t.Errorf("Pending(requestedAt %q, handled %q) = %v, want %v", tc.at, tc.handled, got, tc.want)
 		}
 	}
 }
