@@ -89,4 +89,21 @@ func TestReconcileSuspendResume(t *testing.T) {
 	t.Run("unknown repository", func(t *testing.T) {
 		run(t, exitError, `repository `+ns+`/nope: repositories.olmops.io "nope" not found`, "reconcile", "repository", "nope")
 	})
+	t.Run("a Planner too", func(t *testing.T) {
+		pl := &v1alpha1.Planner{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "fleet"},
+			Spec: v1alpha1.PlannerSpec{URL: "https://git.example.com/fleet.git"}}
+		if err := env.Client.Create(t.Context(), pl); err != nil {
+			t.Fatal(err)
+		}
+		run(t, exitOK, "planner "+ns+"/fleet suspended", "suspend", "planner", "fleet")
+		run(t, exitError, "is suspended: olmops resume planner fleet -n "+ns, "reconcile", "planner", "fleet")
+		run(t, exitOK, "reconcile of planner "+ns+"/fleet requested", "resume", "planner", "fleet", "--wait=false")
+		got := &v1alpha1.Planner{}
+		if err := env.Client.Get(t.Context(), client.ObjectKeyFromObject(pl), got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Spec.Suspend || got.Annotations[v1alpha1.ReconcileRequestAnnotation] == "" {
+			t.Errorf("after resume: suspend %v, annotations %v", got.Spec.Suspend, got.Annotations)
+		}
+	})
 }
