@@ -42,6 +42,15 @@ func (r *Report) Findings() []Finding {
 			warns = append(warns, Finding{Warning, im.Pos, im.Key() + ": deprecated", w})
 		}
 	}
+	for _, g := range r.Granted {
+		f := Finding{Warning, g.Pos, "plan " + g.key() + " grants more power", g.message()}
+		if g.Denied {
+			f.Severity = Error
+			errs = append(errs, f)
+			continue
+		}
+		warns = append(warns, f)
+	}
 	if pc := r.Plans; pc != nil {
 		for _, sp := range pc.Stale {
 			switch {

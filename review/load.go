@@ -42,6 +42,9 @@ type side struct {
 	broken   []string // catalogs that do not load
 	clusters []*clusterState
 	problems []Problem
+	// onAutomatic is olmops.yaml's escalation policy for Automatic
+	// subscriptions, "" when it does not load.
+	onAutomatic v1alpha1.EscalationAction
 }
 
 // clusterState is one cluster's files.
@@ -62,6 +65,7 @@ func (l *loader) load(ctx context.Context, t Tree, branch string, other *side) (
 	switch {
 	case err == nil:
 		s.configured, s.catalogSpecs, s.clusterSpecs = true, repo.Spec.Catalogs, repo.Spec.Clusters
+		s.onAutomatic = repo.Spec.Policy.Escalations.OnAutomatic
 	case other != nil && other.configured:
 		s.catalogSpecs, s.clusterSpecs = other.catalogSpecs, other.clusterSpecs
 		fallthrough

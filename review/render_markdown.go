@@ -29,6 +29,7 @@ func WriteMarkdown(w io.Writer, r *Report, failOnWarnings bool) error {
 	writeProblems(b, r.Problems)
 	writeImpact(b, r)
 	writePlans(b, r.Plans)
+	writeGranted(b, r.Granted)
 	writePackages(b, r.Packages)
 	if len(r.Notes) > 0 {
 		b.WriteString("### Notes\n\n")
@@ -136,6 +137,21 @@ func writePlans(b *bufio.Writer, pc *PlanCheck) {
 	}
 	for _, ce := range pc.Errors {
 		fmt.Fprintf(b, "| %s | cluster %s | %s |\n", statusMark(ce.Status), mdCode(ce.Cluster), mdCell(ce.Message))
+	}
+	b.WriteString("\n")
+}
+
+func writeGranted(b *bufio.Writer, gs []GrantedPlan) {
+	if len(gs) == 0 {
+		return
+	}
+	b.WriteString("### More power, committed by this change\n\n| | plan | |\n| --- | --- | --- |\n")
+	for _, g := range gs {
+		mark := "⚠️"
+		if g.Denied {
+			mark = "❌ denied"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s |\n", mark, mdCode(g.key()), mdCell(g.message()))
 	}
 	b.WriteString("\n")
 }

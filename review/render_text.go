@@ -51,6 +51,12 @@ func WriteText(w io.Writer, r *Report) error {
 			b.WriteString("  every plan is current\n")
 		}
 	}
+	if len(r.Granted) > 0 {
+		b.WriteString("\nMore power, committed by this change:\n")
+		for _, g := range r.Granted {
+			fmt.Fprintf(b, "  %s: %s\n", g.key(), g.message())
+		}
+	}
 	if len(r.Notes) > 0 {
 		b.WriteString("\nNotes:\n")
 		for _, n := range r.Notes {

@@ -70,6 +70,9 @@ type Report struct {
 	Unchanged int `json:"unchanged"`
 	// Plans is the plan check of the head; nil when it did not run.
 	Plans *PlanCheck `json:"plans,omitempty"`
+	// Granted are the plans of Automatic subscriptions this change commits
+	// that grant more power than the base's.
+	Granted []GrantedPlan `json:"granted,omitempty"`
 	// Notes say what the review could not look at, and why.
 	Notes []string `json:"notes,omitempty"`
 

@@ -138,6 +138,35 @@ subjects: [{kind: ServiceAccount, name: etcd-operator, namespace: etcd-system}]
 	}
 }
 
+// commitEscalatedPlan is the way around the planner's escalation gate:
+// the overlay and the plan olmops plan makes for it, committed together,
+// so that the plan check finds the plan current. With deny, the base's
+// olmops.yaml (and so the head's) denies escalations on Automatic
+// subscriptions.
+func commitEscalatedPlan(t *testing.T, dir string, deny bool) {
+	t.Helper()
+	// Planned where the planner looks, the target branch, then moved to
+	// the pull request's branch.
+	base := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "main"))
+	gittest.Git(t, dir, "checkout", "--quiet", "main")
+	escalate(t, dir, "")
+	commitAll(t, dir, "overlay")
+	if out, errOut, code := runCLI(t, "plan", "--repo", dir, "--cluster", "staging"); code != exitOK {
+		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
+	}
+	gittest.Git(t, dir, "checkout", "--quiet", "pr")
+	gittest.Git(t, dir, "reset", "--quiet", "--hard", "main")
+	gittest.Git(t, dir, "branch", "--force", "main", base)
+	if deny {
+		gittest.Git(t, dir, "checkout", "--quiet", "main")
+		editFile(t, dir, "olmops.yaml", "\n  clusters:\n", "\n  policy:\n    escalations: {onAutomatic: Deny}\n  clusters:\n", 1)
+		commitAll(t, dir, "deny escalations")
+		gittest.Git(t, dir, "checkout", "--quiet", "pr")
+		gittest.Git(t, dir, "merge", "--quiet", "--no-edit", "main")
+	}
+	writeFile(t, dir, "NOTES.md", "escalation\n") // something for the case's own commit
+}
+
 // reviewCases are pull requests on reviewRepo.
 var reviewCases = []struct {
 	name   string
@@ -202,6 +231,17 @@ var reviewCases = []struct {
 		escalate(t, dir, "Deny")
 	}, nil, exitFindings, []string{
 		"  cluster staging cannot be planned (new): cluster staging, namespace etcd-system: clusters/staging/subscriptions/etcd.yaml:2: ClusterExtension etcd-system/etcd: olmops.yaml policy.escalations.onAutomatic is Deny, and this Automatic change grants: ClusterRoleBinding etcd-admin binds the built-in role cluster-admin",
+	}},
+	{"escalating plan committed", func(t *testing.T, dir string) {
+		commitEscalatedPlan(t, dir, false)
+	}, nil, exitOK, []string{
+		"More power, committed by this change:",
+		"this pull request commits a plan of an Automatic subscription that grants more power: ClusterRoleBinding etcd-admin binds the built-in role cluster-admin",
+	}},
+	{"escalating plan committed denied", func(t *testing.T, dir string) {
+		commitEscalatedPlan(t, dir, true)
+	}, nil, exitFindings, []string{
+		"olmops.yaml denies that (spec.policy.escalations.onAutomatic: Deny)",
 	}},
 	{"head does not parse", func(t *testing.T, dir string) {
 		writeFile(t, dir, "olmops.yaml", "spec: [\n")
