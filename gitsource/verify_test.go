@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/olmops/olmops/gitsource"
@@ -21,6 +22,7 @@ func TestVerifyCommit(t *testing.T) {
 	signedGood := gittest.SignedCommit(t, dir, "main", "signed", good)
 	signedOther := gittest.SignedCommit(t, dir, "main", "signed by another", other)
 	unsigned := gittest.SignedCommit(t, dir, "main", "unsigned", nil)
+	tampered := tamper(t, dir, signedGood)
 	repo, err := gitsource.Open(t.Context(), gitsource.Options{Path: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -37,6 +39,7 @@ func TestVerifyCommit(t *testing.T) {
 		{"signed by a listed key, in the second ring", signedGood, rings, ""},
 		{"unsigned", unsigned, rings, "it is not signed"},
 		{"signed by another key", signedOther, rings, "signed by key " + strings.ToUpper(other.PrimaryKey.KeyIdString()) + ", which none"},
+		{"signature of another content", tampered, rings, "its signature does not verify: key ring release.asc: "},
 		{"the other key listed alone", signedGood, []gitsource.KeyRing{{Name: "mallory.asc", Armored: otherPub}}, "none of the configured key rings"},
 	}
 	for _, tt := range tests {
@@ -64,4 +67,29 @@ func TestVerifyCommit(t *testing.T) {
 			}
 		}
 	})
+}
+
+// tamper stores a copy of commit h with another message and h's
+// signature, as someone rewriting a signed commit would, and returns it.
+func tamper(t *testing.T, dir, h string) string {
+	t.Helper()
+	r, err := git.PlainOpen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.CommitObject(plumbing.NewHash(h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := *c
+	forged.Message = "signed, then rewritten"
+	obj := r.Storer.NewEncodedObject()
+	if err := forged.Encode(obj); err != nil {
+		t.Fatal(err)
+	}
+	out, err := r.Storer.SetEncodedObject(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
 }
