@@ -7,6 +7,7 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/internal/gittest"
@@ -22,7 +23,10 @@ func TestVerifyCommit(t *testing.T) {
 	signedGood := gittest.SignedCommit(t, dir, "main", "signed", good)
 	signedOther := gittest.SignedCommit(t, dir, "main", "signed by another", other)
 	unsigned := gittest.SignedCommit(t, dir, "main", "unsigned", nil)
-	tampered := tamper(t, dir, signedGood)
+	tampered := rewrite(t, dir, signedGood, func(c *object.Commit) { c.Message = "signed, then rewritten" })
+	sshSigned := rewrite(t, dir, signedGood, func(c *object.Commit) {
+		c.PGPSignature = "-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----\n"
+	})
 	repo, err := gitsource.Open(t.Context(), gitsource.Options{Path: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -40,6 +44,7 @@ func TestVerifyCommit(t *testing.T) {
 		{"unsigned", unsigned, rings, "it is not signed"},
 		{"signed by another key", signedOther, rings, "signed by key " + strings.ToUpper(other.PrimaryKey.KeyIdString()) + ", which none"},
 		{"signature of another content", tampered, rings, "its signature does not verify: key ring release.asc: "},
+		{"SSH signature", sshSigned, rings, "not an OpenPGP signature"},
 		{"the other key listed alone", signedGood, []gitsource.KeyRing{{Name: "mallory.asc", Armored: otherPub}}, "none of the configured key rings"},
 	}
 	for _, tt := range tests {
@@ -69,9 +74,10 @@ func TestVerifyCommit(t *testing.T) {
 	})
 }
 
-// tamper stores a copy of commit h with another message and h's
-// signature, as someone rewriting a signed commit would, and returns it.
-func tamper(t *testing.T, dir, h string) string {
+// rewrite stores a copy of commit h changed by edit, keeping whatever
+// signature edit leaves, as someone rewriting a signed commit would, and
+// returns its hash.
+func rewrite(t *testing.T, dir, h string, edit func(*object.Commit)) string {
 	t.Helper()
 	r, err := git.PlainOpen(dir)
 	if err != nil {
@@ -82,7 +88,7 @@ func tamper(t *testing.T, dir, h string) string {
 		t.Fatal(err)
 	}
 	forged := *c
-	forged.Message = "signed, then rewritten"
+	edit(&forged)
 	obj := r.Storer.NewEncodedObject()
 	if err := forged.Encode(obj); err != nil {
 		t.Fatal(err)
