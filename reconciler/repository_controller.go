@@ -114,6 +114,12 @@ func (r *RepositoryReconciler) reconcile(ctx context.Context, base, obj *v1alpha
 		st.LastFetchedCommit = commit.String()
 		r.progressing(ctx, base, obj, commit)
 	}
+	switch stall, err := r.verify(ctx, obj, src, commit); {
+	case err != nil:
+		return r.failed(obj, v1alpha1.VerificationFailedReason, err, redact)
+	case stall != nil:
+		return r.stalled(obj, v1alpha1.VerificationFailedReason, redact(stall.Error())), nil
+	}
 	forge := func(cfg *v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
 		return r.Sources.Forge(ctx, r.APIReader, obj, src, cfg, creds)
 	}
@@ -126,7 +132,7 @@ func (r *RepositoryReconciler) reconcile(ctx context.Context, base, obj *v1alpha
 	var invalid *InvalidError
 	switch {
 	case errors.As(err, &invalid):
-		return r.stalled(obj, redact(err.Error())), nil
+		return r.stalled(obj, v1alpha1.InvalidPlanReason, redact(err.Error())), nil
 	case err != nil:
 		return r.failed(obj, v1alpha1.ProgressingWithRetryReason, err, redact)
 	}
@@ -149,7 +155,7 @@ func (r *RepositoryReconciler) record(obj *v1alpha1.Repository, commit plumbing.
 		r.clearCondition(obj, v1alpha1.ReconcilingCondition)
 		r.clearCondition(obj, v1alpha1.StalledCondition)
 	case out.Stalled:
-		r.stalled(obj, msg)
+		r.stalled(obj, v1alpha1.InvalidPlanReason, msg)
 	case out.Reason == v1alpha1.UpgradeHeldReason:
 		r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, out.Reason, msg)
 		r.setCondition(obj, v1alpha1.ReconcilingCondition, metav1.ConditionTrue, out.Reason, "waiting for the operator to allow its upgrade")
@@ -196,14 +202,15 @@ func (r *RepositoryReconciler) failed(obj *v1alpha1.Repository, reason string, e
 	return ctrl.Result{}, errors.New(msg)
 }
 
-// stalled records a repository that only a new commit can fix; the next
-// interval fetches again, so a fix is picked up without a retry loop.
-func (r *RepositoryReconciler) stalled(obj *v1alpha1.Repository, msg string) ctrl.Result {
+// stalled records a repository that only a new commit or spec can fix;
+// the next interval fetches again, so a fix is picked up without a retry
+// loop.
+func (r *RepositoryReconciler) stalled(obj *v1alpha1.Repository, reason, msg string) ctrl.Result {
 	obj.Status.ObservedGeneration = obj.Generation
-	r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, v1alpha1.InvalidPlanReason, msg)
-	r.setCondition(obj, v1alpha1.StalledCondition, metav1.ConditionTrue, v1alpha1.InvalidPlanReason, msg)
+	r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, reason, msg)
+	r.setCondition(obj, v1alpha1.StalledCondition, metav1.ConditionTrue, reason, msg)
 	r.clearCondition(obj, v1alpha1.ReconcilingCondition)
-	r.emit(obj, corev1.EventTypeWarning, v1alpha1.InvalidPlanReason, msg)
+	r.emit(obj, corev1.EventTypeWarning, reason, msg)
 	return ctrl.Result{RequeueAfter: r.requeue(obj, false)}
 }
 

@@ -45,6 +45,12 @@ const (
 	// names a cluster that is not there; nothing changes until a new
 	// commit (Ready=False, Stalled=True).
 	InvalidPlanReason = "InvalidPlan"
+	// VerificationFailedReason: spec.verify is set and the head commit is
+	// unsigned, signed by a key the Secret does not hold, or its signature
+	// does not verify; or the Secret holds no usable key. Nothing is
+	// applied until a verified commit or a new spec (Ready=False,
+	// Stalled=True).
+	VerificationFailedReason = "VerificationFailed"
 	// ApplyFailedReason: the API server refused an object of a plan (the
 	// message carries its reason) (Ready=False).
 	ApplyFailedReason = "ApplyFailed"
@@ -86,3 +92,7 @@ const (
 	// key must match; required with identity.
 	SecretKeyKnownHosts = "known_hosts"
 )
+
+// VerifyKeySuffix ends the keys of spec.verify's Secret that hold armored
+// OpenPGP public keys, as in Flux; other keys are ignored.
+const VerifyKeySuffix = ".asc"

@@ -47,6 +47,11 @@ func TestRepositorySpecValidation(t *testing.T) {
 		{name: "no url", edit: func(s map[string]any) { delete(s, "url") }, want: []string{"spec.url", "Required"}},
 		{name: "branch with a space", edit: set("branch", "my branch"), want: []string{"spec.branch"}},
 		{name: "secretRef without name", edit: set("secretRef", map[string]any{}), want: []string{"spec.secretRef.name", "Required"}},
+		{name: "verify HEAD", edit: set("verify", map[string]any{"mode": "HEAD", "secretRef": map[string]any{"name": "keys"}})},
+		{name: "verify mode defaulted", edit: set("verify", map[string]any{"secretRef": map[string]any{"name": "keys"}})},
+		{name: "verify without a Secret", edit: set("verify", map[string]any{"mode": "HEAD"}), want: []string{"spec.verify.secretRef", "Required"}},
+		{name: "verify mode Tag", edit: set("verify", map[string]any{"mode": "Tag", "secretRef": map[string]any{"name": "keys"}}),
+			want: []string{"spec.verify.mode", `"HEAD"`}},
 		{name: "prune not a boolean", edit: set("prune", "yes"), want: []string{"spec.prune", "boolean"}},
 	}
 	env := kube.Env(t)

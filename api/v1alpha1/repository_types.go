@@ -102,6 +102,13 @@ type RepositorySpec struct {
 	// repository is read anonymously.
 	// +optional
 	SecretRef *LocalObjectReference `json:"secretRef,omitempty"`
+	// verify, when set, applies only a head commit whose signature
+	// verifies against the keys of a Secret, as Flux's
+	// GitRepository.spec.verify does; any other head is refused with
+	// Ready=False, Stalled=True and reason VerificationFailed, and nothing
+	// is applied.
+	// +optional
+	Verify *VerifySpec `json:"verify,omitempty"`
 	// forge says where commit statuses are posted. Omitted, the forge
 	// section of the repository's olmops.yaml applies.
 	// +optional
@@ -122,6 +129,28 @@ type RepositorySpec struct {
 // true when unset. Prune is a pointer because with a plain bool and
 // omitempty a client could never send false past the default of true.
 func (s *RepositorySpec) PruneEnabled() bool { return s.Prune == nil || *s.Prune }
+
+// VerifyMode says which commit's signature is verified.
+// +kubebuilder:validation:Enum=HEAD
+type VerifyMode string
+
+// VerifyModeHead verifies the head commit of spec.branch, the one applied.
+const VerifyModeHead VerifyMode = "HEAD"
+
+// VerifySpec says which keys a commit must be signed with to be applied.
+//
+// +kubebuilder:object:generate=true
+type VerifySpec struct {
+	// mode is what is verified: HEAD, the branch's head commit.
+	// +optional
+	// +kubebuilder:default=HEAD
+	Mode VerifyMode `json:"mode,omitempty"`
+	// secretRef names a Secret, in the Repository's namespace, whose keys
+	// ending in .asc hold armored OpenPGP public keys; a commit signed by
+	// any of them verifies.
+	// +required
+	SecretRef LocalObjectReference `json:"secretRef"`
+}
 
 // LocalObjectReference names an object in the referrer's namespace.
 //

@@ -3,8 +3,10 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -32,6 +34,7 @@ type applyOptions struct {
 	PostStatuses  bool
 	Prune         bool
 	Output        string
+	VerifyKeys    []string
 }
 
 func newApplyCmd(s streams) *cobra.Command {
@@ -54,8 +57,13 @@ one, nothing is recorded and nothing is pruned.
 --post-statuses posts the commit statuses the controller would (the forge
 of olmops.yaml; GitHub reads its token from $GITHUB_TOKEN).
 
-Exit codes: 0 every plan installed or held; 1 a plan failed (its reason is
-printed); 2 usage, I/O or API server error.`,
+--verify-keys FILE (repeatable) applies the branch's head only if it is
+signed by one of the armored OpenPGP public keys in the files, as a
+Repository's spec.verify does; otherwise nothing is applied and the reason
+is printed.
+
+Exit codes: 0 every plan installed or held; 1 a plan failed, or the head
+is not verified (its reason is printed); 2 usage, I/O or API server error.`,
 		Example: `  olmops apply --repo . --cluster staging
   olmops apply --repo https://github.com/acme/fleet.git --cluster prod-east --kubeconfig prod.kubeconfig`,
 		Args: args(cobra.NoArgs),
@@ -72,6 +80,7 @@ printed); 2 usage, I/O or API server error.`,
 	f.DurationVar(&opts.HealthTimeout, "health-timeout", apply.DefaultHealthTimeout, "how long a hop may take to become healthy")
 	f.BoolVar(&opts.PostStatuses, "post-statuses", false, "post commit statuses to the forge")
 	f.BoolVar(&opts.Prune, "prune", true, "delete objects that left the plans (needs a Repository to know them)")
+	f.StringArrayVar(&opts.VerifyKeys, "verify-keys", nil, "apply only a head commit signed by a key of this armored OpenPGP public key file (repeatable)")
 	addOutputFlag(cmd, &opts.Output, "text", "json", "yaml")
 	return cmd
 }
@@ -95,6 +104,11 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	commit, err := repo.Resolve(ctx, branch)
 	if err != nil {
 		return fmt.Errorf("branch %s: %w", branch, err)
+	}
+	// Verified before anything of the commit is read: its olmops.yaml is
+	// as untrusted as its plans.
+	if err := verifyHead(ctx, opts, repo, commit); err != nil {
+		return err
 	}
 	repoCfg, err := checkCluster(ctx, repo, commit, branch, opts.Cluster)
 	if err != nil {
@@ -151,6 +165,37 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	if !out.Settled {
 		return errFindings
 	}
+	return nil
+}
+
+// verifyHead refuses a head that --verify-keys does not vouch for: an
+// unverified commit is a finding (exit 1), a key file that cannot be read
+// or parsed an error (exit 2).
+func verifyHead(ctx context.Context, opts *applyOptions, repo *gitsource.Repo, commit plumbing.Hash) error {
+	if len(opts.VerifyKeys) == 0 {
+		return nil
+	}
+	keys := make([]gitsource.KeyRing, 0, len(opts.VerifyKeys))
+	for _, name := range opts.VerifyKeys {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("--verify-keys: %w", err)
+		}
+		keys = append(keys, gitsource.KeyRing{Name: name, Armored: string(data)})
+	}
+	if err := gitsource.ParseKeyRings(keys); err != nil {
+		return fmt.Errorf("--verify-keys: %w", err)
+	}
+	s, err := repo.VerifyCommit(ctx, commit, keys)
+	var ue *gitsource.UnverifiedError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(opts.Err, "%s: %v; nothing applied\n", v1alpha1.VerificationFailedReason, err)
+		return errFindings
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.Err, "verified %.12s: signed by %s (key %s, %s)\n", commit, s.Identity, s.KeyID, s.KeyRing)
 	return nil
 }
 
