@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/olmops/olmops/internal/gittest"
 	"github.com/olmops/olmops/internal/kubetest"
 )
 
@@ -71,6 +74,24 @@ func TestDiff(t *testing.T) {
 		}
 		if strings.Contains(out, "managedFields") || strings.Contains(out, "resourceVersion") {
 			t.Errorf("server fields in the diff:\n%s", out)
+		}
+		if err := env.Client.Get(t.Context(), key, d); err != nil || d.Spec.Template.Spec.Containers[0].Image != "drifted.example.com/etcd:edited" {
+			t.Errorf("diff undid the edit: %v", err)
+		}
+	})
+
+	t.Run("a plan edited by hand is refused", func(t *testing.T) {
+		manifests, err := filepath.Glob(filepath.Join(dir, stagingPlan, "manifests", "*.yaml"))
+		if err != nil || len(manifests) == 0 {
+			t.Fatalf("no manifests: %v", err)
+		}
+		if err := os.WriteFile(manifests[0], []byte("# edited\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gittest.Git(t, dir, "commit", "--quiet", "-am", "edit a manifest")
+		_, errOut, code := runCLI(t, "diff", "--repo", dir, "--cluster", "staging", "--kubeconfig", kc)
+		if code != exitError || !strings.Contains(errOut, "etcd-system/etcd: "+stagingPlan+"/installplan.yaml") {
+			t.Errorf("exit %d, want %d naming the plan:\n%s", code, exitError, errOut)
 		}
 	})
 }
