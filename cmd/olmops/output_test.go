@@ -101,6 +101,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"resolve", "--catalog", operatorhub, "--package", "etcd", "--channel", ""}, "fast stable"},
 		{[]string{"plan", "--repo", examplesDir, "--cluster", ""}, "prod-east staging"},
 		{[]string{"apply", "--repo", examplesDir, "--cluster", ""}, "prod-east staging"},
+		{[]string{"diff", "--repo", examplesDir, "--cluster", ""}, "prod-east staging"},
 		{[]string{"plan", "--repo", t.TempDir(), "--cluster", ""}, ""},
 	} {
 		if got := strings.Join(complete(t, tc.args...), " "); got != tc.want {

@@ -45,6 +45,7 @@ Exit codes: 0 success, 1 findings (an invalid catalog), 2 usage or I/O error.`,
 		newPlanCmd(s),
 		newReviewCmd(s),
 		newApplyCmd(s),
+		newDiffCmd(s),
 		newServeCmd(s),
 	)
 	root.AddCommand(newVerbCmds(s)...)
