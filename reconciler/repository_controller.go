@@ -102,7 +102,12 @@ func (r *RepositoryReconciler) reconcile(ctx context.Context, base, obj *v1alpha
 		return r.failed(obj, v1alpha1.FetchFailedReason, err, redact)
 	}
 	src, err := r.Sources.Fetch(ctx, obj, creds)
-	if err != nil {
+	var tooLarge *gitsource.FetchTooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		// Retrying reads the same bytes again: wait for a new commit.
+		return r.stalled(obj, v1alpha1.FetchTooLargeReason, redact(err.Error())), nil
+	case err != nil:
 		return r.failed(obj, v1alpha1.FetchFailedReason, err, redact)
 	}
 	branch := cmp.Or(obj.Spec.Branch, "main")
@@ -126,7 +131,7 @@ func (r *RepositoryReconciler) reconcile(ctx context.Context, base, obj *v1alpha
 	var invalid *InvalidError
 	switch {
 	case errors.As(err, &invalid):
-		return r.stalled(obj, redact(err.Error())), nil
+		return r.stalled(obj, v1alpha1.InvalidPlanReason, redact(err.Error())), nil
 	case err != nil:
 		return r.failed(obj, v1alpha1.ProgressingWithRetryReason, err, redact)
 	}
@@ -149,7 +154,7 @@ func (r *RepositoryReconciler) record(obj *v1alpha1.Repository, commit plumbing.
 		r.clearCondition(obj, v1alpha1.ReconcilingCondition)
 		r.clearCondition(obj, v1alpha1.StalledCondition)
 	case out.Stalled:
-		r.stalled(obj, msg)
+		r.stalled(obj, v1alpha1.InvalidPlanReason, msg)
 	case out.Reason == v1alpha1.UpgradeHeldReason:
 		r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, out.Reason, msg)
 		r.setCondition(obj, v1alpha1.ReconcilingCondition, metav1.ConditionTrue, out.Reason, "waiting for the operator to allow its upgrade")
@@ -196,14 +201,15 @@ func (r *RepositoryReconciler) failed(obj *v1alpha1.Repository, reason string, e
 	return ctrl.Result{}, errors.New(msg)
 }
 
-// stalled records a repository that only a new commit can fix; the next
-// interval fetches again, so a fix is picked up without a retry loop.
-func (r *RepositoryReconciler) stalled(obj *v1alpha1.Repository, msg string) ctrl.Result {
+// stalled records a repository that only a new commit (or spec) can fix;
+// the next interval fetches again, so a fix is picked up without a retry
+// loop.
+func (r *RepositoryReconciler) stalled(obj *v1alpha1.Repository, reason, msg string) ctrl.Result {
 	obj.Status.ObservedGeneration = obj.Generation
-	r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, v1alpha1.InvalidPlanReason, msg)
-	r.setCondition(obj, v1alpha1.StalledCondition, metav1.ConditionTrue, v1alpha1.InvalidPlanReason, msg)
+	r.setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, reason, msg)
+	r.setCondition(obj, v1alpha1.StalledCondition, metav1.ConditionTrue, reason, msg)
 	r.clearCondition(obj, v1alpha1.ReconcilingCondition)
-	r.emit(obj, corev1.EventTypeWarning, v1alpha1.InvalidPlanReason, msg)
+	r.emit(obj, corev1.EventTypeWarning, reason, msg)
 	return ctrl.Result{RequeueAfter: r.requeue(obj, false)}
 }
 
