@@ -52,7 +52,7 @@ func fetchSpecs(r *git.Repository) ([]config.RefSpec, error) {
 func (r *Repo) fetchOnly(ctx context.Context, specs ...config.RefSpec) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := fetch(ctx, r.r, r.auth, specs); err != nil {
+	if err := fetch(ctx, r.r, r.auth, specs, r.maxFetch); err != nil {
 		return fmt.Errorf("gitsource: fetch %s: %w", r.url, err)
 	}
 	return nil

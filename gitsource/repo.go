@@ -54,6 +54,10 @@ type Options struct {
 	// refs another one is half-way through writing. Open waits for the
 	// lock until ctx ends.
 	Exclusive bool
+	// MaxFetchSize caps the bytes one clone or fetch of an HTTP(S) remote
+	// reads; past it the fetch stops with a *FetchTooLargeError and keeps
+	// nothing. 0 means no cap. SSH and file remotes are not capped.
+	MaxFetchSize int64
 }
 
 // Repo is an open repository. Its methods are safe for concurrent use.
@@ -69,6 +73,8 @@ type Repo struct {
 	auth    transport.AuthMethod
 	mirror  bool // r is a cache clone: branches are read from refs/remotes/origin
 	lock    *os.File
+	// maxFetch is Options.MaxFetchSize.
+	maxFetch int64
 	// wtIndex is the worktree's index as olmops last read or wrote it;
 	// indexHolds counts the HoldIndex calls not yet released.
 	wtIndex    *worktreeIndex
@@ -121,7 +127,7 @@ func openURL(ctx context.Context, opts Options) (*Repo, error) {
 			return nil, fmt.Errorf("gitsource: open %s: %w", display, err)
 		}
 	}
-	repo, err := openCache(ctx, opts.URL, opts.CacheDir, dir, auth)
+	repo, err := openCache(ctx, opts, dir, auth)
 	if err != nil {
 		if lock != nil {
 			lock.Close()
@@ -143,13 +149,14 @@ func (r *Repo) Close() error {
 	return err
 }
 
-func openCache(ctx context.Context, url, cacheDir, dir string, auth transport.AuthMethod) (*Repo, error) {
+func openCache(ctx context.Context, opts Options, dir string, auth transport.AuthMethod) (*Repo, error) {
 	log := logr.FromContextOrDiscard(ctx)
+	url := opts.URL
 	display := redact(url)
 	r, err := git.PlainOpen(dir)
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		log.V(1).Info("cloning", "url", display, "cache", dir)
-		if err := clone(ctx, url, cacheDir, dir, auth); err != nil {
+		if err := clone(ctx, url, opts.CacheDir, dir, auth, opts.MaxFetchSize); err != nil {
 			return nil, fmt.Errorf("gitsource: clone %s: %w", display, err)
 		}
 		r, err = git.PlainOpen(dir)
@@ -160,7 +167,7 @@ func openCache(ctx context.Context, url, cacheDir, dir string, auth transport.Au
 	if err := forgetCredentials(r, url); err != nil {
 		return nil, fmt.Errorf("gitsource: open cache %s of %s: %w", dir, display, err)
 	}
-	repo := &Repo{r: r, url: display, auth: auth, mirror: true}
+	repo := &Repo{r: r, url: display, auth: auth, mirror: true, maxFetch: opts.MaxFetchSize}
 	if err := repo.Fetch(ctx); err != nil {
 		return nil, err
 	}
@@ -170,7 +177,7 @@ func openCache(ctx context.Context, url, cacheDir, dir string, auth transport.Au
 // clone initialises a bare repository next to dir, configures origin and
 // renames it into place, so a failed clone leaves no half-made cache.
 // Open fetches right after.
-func clone(ctx context.Context, url, cacheDir, dir string, auth transport.AuthMethod) error {
+func clone(ctx context.Context, url, cacheDir, dir string, auth transport.AuthMethod, maxFetch int64) error {
 	// The cache holds private repositories: only olmops reads it.
 	if err := os.MkdirAll(cacheDir, 0o700); err != nil {
 		return err
@@ -202,7 +209,7 @@ func clone(ctx context.Context, url, cacheDir, dir string, auth transport.AuthMe
 	if err != nil {
 		return err
 	}
-	if err := fetch(ctx, r, auth, specs); err != nil {
+	if err := fetch(ctx, r, auth, specs, maxFetch); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, dir); err != nil && !isExist(err) {
@@ -266,7 +273,7 @@ func (r *Repo) Fetch(ctx context.Context) error {
 	defer r.mu.Unlock()
 	specs, err := fetchSpecs(r.r)
 	if err == nil {
-		err = fetch(ctx, r.r, r.auth, specs)
+		err = fetch(ctx, r.r, r.auth, specs, r.maxFetch)
 	}
 	if err != nil {
 		return fmt.Errorf("gitsource: fetch %s: %w", r.url, err)
@@ -274,8 +281,14 @@ func (r *Repo) Fetch(ctx context.Context) error {
 	return nil
 }
 
-func fetch(ctx context.Context, r *git.Repository, auth transport.AuthMethod, specs []config.RefSpec) error {
+// fetch runs one go-git fetch, reading at most maxFetch bytes over
+// HTTP(S) when maxFetch > 0.
+func fetch(ctx context.Context, r *git.Repository, auth transport.AuthMethod, specs []config.RefSpec, maxFetch int64) error {
+	ctx, budget := withFetchBudget(ctx, maxFetch)
 	err := r.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName, RefSpecs: specs, Auth: auth, Prune: true, Tags: git.NoTags})
+	if tooLarge := budget.err(); tooLarge != nil {
+		return tooLarge
+	}
 	switch {
 	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate), errors.Is(err, transport.ErrEmptyRemoteRepository):
 		return nil

@@ -66,6 +66,10 @@ type Options struct {
 	WatchNamespace string
 	// CacheDir holds the repositories' clones.
 	CacheDir string
+	// MaxFetchSize caps the bytes one fetch of a Repository reads over
+	// HTTP(S); a larger one leaves it Stalled (FetchTooLarge). 0 means no
+	// cap.
+	MaxFetchSize int64
 	// Concurrency is how many Repositories are reconciled at a time.
 	Concurrency int
 	// Recheck: see RepositoryReconciler.
@@ -179,7 +183,7 @@ func newReconciler(mgr manager.Manager, opts Options) (*RepositoryReconciler, er
 	}
 	return &RepositoryReconciler{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Syncer: syncer,
-		Sources:  &Sources{CacheDir: opts.CacheDir, HTTPClient: opts.HTTPClient},
+		Sources:  &Sources{CacheDir: opts.CacheDir, HTTPClient: opts.HTTPClient, MaxFetchSize: opts.MaxFetchSize},
 		Recorder: mgr.GetEventRecorder("olmops"), Recheck: opts.Recheck,
 	}, nil
 }

@@ -102,7 +102,12 @@ func (r *RepositoryReconciler) reconcile(ctx context.Context, base, obj *v1alpha
 		return r.failed(obj, v1alpha1.FetchFailedReason, err, redact)
 	}
 	src, err := r.Sources.Fetch(ctx, obj, creds)
-	if err != nil {
+	var tooLarge *gitsource.FetchTooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		// Retrying reads the same bytes again: wait for a new commit.
+		return r.stalled(obj, v1alpha1.FetchTooLargeReason, redact(err.Error())), nil
+	case err != nil:
 		return r.failed(obj, v1alpha1.FetchFailedReason, err, redact)
 	}
 	branch := cmp.Or(obj.Spec.Branch, "main")

@@ -29,6 +29,9 @@ type Sources struct {
 	CacheDir string
 	// HTTPClient, when set, sends the GitHub forge's requests.
 	HTTPClient *http.Client
+	// MaxFetchSize caps the bytes one clone or fetch of an HTTP(S)
+	// repository reads (gitsource.Options.MaxFetchSize); 0 means no cap.
+	MaxFetchSize int64
 
 	mu      sync.Mutex
 	clones  map[string]*clone
@@ -130,7 +133,8 @@ func (s *Sources) Fetch(ctx context.Context, obj *v1alpha1.Repository, creds *Cr
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.repo == nil {
-		repo, err := gitsource.Open(ctx, gitsource.Options{URL: obj.Spec.URL, CacheDir: filepath.Join(s.CacheDir, fp[:16]), Auth: creds.Git})
+		repo, err := gitsource.Open(ctx, gitsource.Options{URL: obj.Spec.URL, CacheDir: filepath.Join(s.CacheDir, fp[:16]), Auth: creds.Git,
+			MaxFetchSize: s.MaxFetchSize})
 		if err != nil {
 			return nil, fmt.Errorf("clone %s: %w", obj.Spec.URL, err)
 		}

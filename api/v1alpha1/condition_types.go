@@ -73,6 +73,11 @@ const (
 	// installed and healthy; it is applied once that changes (Ready=False,
 	// not Stalled).
 	DependencyHeldReason = "DependencyHeld"
+	// FetchTooLargeReason: fetching the repository would read more than
+	// olmops serve --max-fetch-size; nothing was fetched or applied, and
+	// only a smaller repository or a larger cap fixes it (Ready=False,
+	// Stalled=True).
+	FetchTooLargeReason = "FetchTooLarge"
 )
 
 // Keys of the Secret that spec.secretRef names, by kind of credentials.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -65,6 +66,8 @@ secret). Several deployments share Repositories and Planners out with
 	f.StringVar(&opts.WatchLabelSelector, "watch-label-selector", "", "reconcile only Repositories and Planners with these labels (sharding)")
 	f.StringVar(&opts.WatchNamespace, "watch-namespace", "", "reconcile only Repositories and Planners of this namespace (default: all)")
 	f.StringVar(&opts.CacheDir, "cache-dir", "", "where repository clones are kept (default: the user cache folder)")
+	opts.MaxFetchSize = defaultMaxFetchSize
+	f.Var(byteSizeFlag{&opts.MaxFetchSize}, "max-fetch-size", "refuse (Stalled, FetchTooLarge) a repository whose clone or fetch over HTTP(S) reads more (a quantity: 512Mi, 2Gi; 0 means no cap)")
 	f.IntVar(&opts.Concurrency, "concurrent", 4, "Repositories, and Planners, reconciled at a time")
 	f.DurationVar(&opts.Recheck, "recheck", reconciler.DefaultRecheck, "how soon a held upgrade or an unhealthy install is looked at again")
 	f.DurationVar(&opts.HealthPoll, "health-poll", 0, "pause between two health checks while waiting (default 500ms)")
@@ -72,6 +75,34 @@ secret). Several deployments share Repositories and Planners out with
 	f.StringVar(&opts.LogFormat, "log-format", "json", "log format: json or text")
 	return cmd
 }
+
+// defaultMaxFetchSize keeps one fetch well inside what a controller pod
+// can hold, and far above a repository of plans and catalogs.
+const defaultMaxFetchSize = 512 << 20
+
+// byteSizeFlag is a flag of bytes written as a Kubernetes quantity.
+type byteSizeFlag struct{ n *int64 }
+
+func (b byteSizeFlag) String() string {
+	if b.n == nil {
+		return "0"
+	}
+	return resource.NewQuantity(*b.n, resource.BinarySI).String()
+}
+
+func (b byteSizeFlag) Set(s string) error {
+	q, err := resource.ParseQuantity(s)
+	if err != nil {
+		return err
+	}
+	if q.Sign() < 0 {
+		return errors.New("a size cannot be negative")
+	}
+	*b.n = q.Value()
+	return nil
+}
+
+func (b byteSizeFlag) Type() string { return "size" }
 
 func serveRun(cmd *cobra.Command, opts *serveOptions) error {
 	if err := oneOf("log-format", opts.LogFormat, "json", "text"); err != nil {

@@ -34,6 +34,8 @@ func TestServeUsage(t *testing.T) {
 	}{
 		{"bad log format", []string{"--log-format", "xml"}, `invalid --log-format "xml"`},
 		{"bad label selector", []string{"--watch-label-selector", "key in (a"}, "--watch-label-selector"},
+		{"bad fetch size", []string{"--max-fetch-size", "lots"}, "--max-fetch-size"},
+		{"negative fetch size", []string{"--max-fetch-size", "-1Mi"}, "cannot be negative"},
 		{"missing kubeconfig", []string{"--kubeconfig", filepath.Join(t.TempDir(), "nope")}, "kubeconfig"},
 	}
 	for _, tt := range tests {
@@ -222,4 +224,25 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+func TestMaxFetchSizeFlag(t *testing.T) {
+	if got := newServeCmd(streams{}).Flags().Lookup("max-fetch-size").DefValue; got != "512Mi" {
+		t.Errorf("--max-fetch-size defaults to %s, want 512Mi", got)
+	}
+	tests := []struct {
+		in   string
+		want int64
+	}{
+		{"64Ki", 64 << 10},
+		{"2Gi", 2 << 30},
+		{"1M", 1_000_000},
+		{"0", 0},
+	}
+	for _, tt := range tests {
+		var n int64 = -1
+		if err := (byteSizeFlag{&n}).Set(tt.in); err != nil || n != tt.want {
+			t.Errorf("--max-fetch-size %s = %d (%v), want %d", tt.in, n, err, tt.want)
+		}
+	}
 }
