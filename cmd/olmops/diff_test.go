@@ -9,6 +9,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -34,6 +35,12 @@ func TestDiff(t *testing.T) {
 	changed := regexp.MustCompile(`(?m)^► \S+ changed$`)
 
 	t.Run("before apply", func(t *testing.T) {
+		// The control plane is shared: another test may have applied
+		// staging already.
+		gone := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "etcd-system", Name: "etcd-operator"}}
+		if err := env.Client.Delete(t.Context(), gone); client.IgnoreNotFound(err) != nil {
+			t.Fatal(err)
+		}
 		out := diff(t, exitFindings)
 		if !strings.Contains(out, "► Deployment/etcd-system/etcd-operator created\n") {
 			t.Errorf("the Deployment is not created:\n%s", out)
