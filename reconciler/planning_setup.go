@@ -30,7 +30,7 @@ func setupPlanning(mgr manager.Manager, opts Options, pushes <-chan event.Generi
 		return err
 	}
 	r := &planning.Reconciler{
-		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), CacheDir: opts.CacheDir, HTTPClient: opts.HTTPClient,
+		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), CacheDir: opts.CacheDir, MaxFetchSize: opts.MaxFetchSize, HTTPClient: opts.HTTPClient,
 		Images: images, Pinner: oci.NewPinner(images), Catalogs: gitsource.NewCatalogCache(0), Version: opts.Version,
 		Recorder: mgr.GetEventRecorder("olmops-planner"), Metrics: metrics,
 	}

@@ -51,6 +51,9 @@ type Reconciler struct {
 	APIReader client.Reader
 	// CacheDir holds one clone per Planner.
 	CacheDir string
+	// MaxFetchSize caps the bytes one clone or fetch of an HTTP(S)
+	// repository reads (gitsource.Options.MaxFetchSize); 0 means no cap.
+	MaxFetchSize int64
 	// HTTPClient, when set, sends the GitHub forge's requests.
 	HTTPClient *http.Client
 	// Images and Pinner pull and pin bundle images, as for olmops plan;
@@ -197,18 +200,28 @@ func (r *Reconciler) readCredentials(ctx context.Context, p *pass) *outcome {
 // exclusively until the pass ends: a planner moves its refs.
 func (r *Reconciler) fetch(ctx context.Context, p *pass) *outcome {
 	repo, err := gitsource.Open(ctx, gitsource.Options{URL: p.obj.Spec.URL, Auth: p.creds.git, Exclusive: true,
-		CacheDir: filepath.Join(r.CacheDir, "planning", cacheKey(p.obj, p.creds.git))})
+		CacheDir: filepath.Join(r.CacheDir, "planning", cacheKey(p.obj, p.creds.git)), MaxFetchSize: r.MaxFetchSize})
 	if err != nil {
-		return retry(v1alpha1.FetchFailedReason, fmt.Errorf("fetch %s: %w", p.obj.Spec.URL, err))
+		return fetchFailed(fmt.Errorf("fetch %s: %w", p.obj.Spec.URL, err))
 	}
 	p.repo = repo
 	head, err := repo.RemoteRef(ctx, plumbing.NewBranchReferenceName(p.branch).String())
 	if err != nil {
-		return retry(v1alpha1.FetchFailedReason, fmt.Errorf("branch %s: %w", p.branch, err))
+		return fetchFailed(fmt.Errorf("branch %s: %w", p.branch, err))
 	}
 	p.head = head
 	p.obj.Status.LastFetchedCommit = head.String()
 	return nil
+}
+
+// fetchFailed is retried, except a fetch over the size cap: only a smaller
+// repository or a higher cap helps, so it stalls until the next interval.
+func fetchFailed(err error) *outcome {
+	var big *gitsource.FetchTooLargeError
+	if errors.As(err, &big) {
+		return &outcome{result: resultStalled, reason: v1alpha1.FetchTooLargeReason, err: err}
+	}
+	return retry(v1alpha1.FetchFailedReason, err)
 }
 
 // due ends the pass when there is nothing to plan.
