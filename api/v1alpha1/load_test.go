@@ -187,6 +187,30 @@ func TestLoadErrors(t *testing.T) {
 			},
 		},
 		{
+			name: "catalog source",
+			in: head + `spec:
+  catalogs:
+    - name: a
+      source: {image: "quay.io/x/cat:v4.20", pollInterval: 10, approval: automatic}
+    - name: b
+      source:
+        image: "Quay.io/x:y:z"
+        pollInterval: 100ms
+        packages: [""]
+    - name: c
+      source: {pollInterval: ten}
+`,
+			want: []string{
+				`olmops.yaml:6: spec.catalogs[0].source.pollInterval must be a string, not a number (quote it)`,
+				`olmops.yaml:6: spec.catalogs[0].source.approval: must be Automatic or Manual, not "automatic"`,
+				`olmops.yaml:9: spec.catalogs[1].source.image: "Quay.io/x:y:z" is not an image reference: could not parse reference: Quay.io/x:y:z`,
+				`olmops.yaml:10: spec.catalogs[1].source.pollInterval: 100ms is shorter than 1s`,
+				`olmops.yaml:11: spec.catalogs[1].source.packages[0]: package name is required`,
+				`olmops.yaml:13: spec.catalogs[2].source.image: image is required`,
+				`olmops.yaml:13: spec.catalogs[2].source.pollInterval: "ten" is not a duration such as 10m`,
+			},
+		},
+		{
 			name: "escalation policy",
 			in:   head + "spec:\n  policy:\n    escalations: {onAutomatic: manual}\n",
 			want: []string{`olmops.yaml:5: spec.policy.escalations.onAutomatic: must be Allow, Manual or Deny, not "manual"`},

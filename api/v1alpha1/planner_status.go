@@ -45,6 +45,13 @@ type PlannerStatus struct {
 	// +listMapKey=branch
 	// +kubebuilder:validation:MaxItems=10000
 	Proposals []ProposalStatus `json:"proposals,omitempty"`
+	// catalogs are the last polls of the catalog sources olmops.yaml
+	// names, by catalog.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=1000
+	Catalogs []CatalogPoll `json:"catalogs,omitempty"`
 }
 
 // ProposalStatus is one proposal a Planner keeps: a pull request, or a

@@ -99,6 +99,10 @@ type PlannerSpec struct {
 	// the Planner's namespace.
 	// +optional
 	Forge *ForgeSpec `json:"forge,omitempty"`
+	// registry says how the catalog images olmops.yaml names as sources
+	// are reached: credentials and mirrors.
+	// +optional
+	Registry *RegistrySpec `json:"registry,omitempty"`
 	// suspend stops planning until cleared; proposals stay as they are.
 	// +optional
 	Suspend bool `json:"suspend,omitempty"`
@@ -119,4 +123,18 @@ const (
 	// controller retries with backoff, at the time the message gives
 	// (Ready=False, Reconciling=True).
 	ProposeFailedReason = "ProposeFailed"
+	// PushRefusedReason: the Git server or the forge refused a push or a
+	// proposal for a reason retrying does not fix (branch protection, a
+	// token without write access), several attempts in a row; the
+	// controller tries again only at the interval, on a push or a spec
+	// change (Ready=False, Stalled=True).
+	PushRefusedReason = "PushRefused"
+	// PollFailedReason: a catalog image could not be polled or imported
+	// (the registry down, credentials refused, an invalid catalog); the
+	// catalog last imported stays, and the poll is retried with backoff.
+	// It is the reason of the CatalogsPolled condition.
+	PollFailedReason = "PollFailed"
+	// CatalogsPolledCondition says whether the last poll of every catalog
+	// source olmops.yaml names succeeded.
+	CatalogsPolledCondition = "CatalogsPolled"
 )

@@ -176,6 +176,10 @@ type Catalog struct {
 	// bundles whose manifests are not in the catalog.
 	// +optional
 	BundlesPath string `json:"bundlesPath,omitempty"`
+	// source is the catalog image the folder is imported from; a Planner
+	// polls it and proposes (or commits) each new content it finds.
+	// +optional
+	Source *CatalogSource `json:"source,omitempty"`
 }
 
 // ClusterFacts are the facts about a cluster that resolution depends on, as

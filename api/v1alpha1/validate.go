@@ -57,6 +57,9 @@ func (r *RepositoryConfig) Validate() error {
 		errs.name(f+".name", "catalog", c.Name, names)
 		errs.path(f+".path", c.Path, paths)
 		errs.path(f+".bundlesPath", c.BundlesPath, nil)
+		if c.Source != nil {
+			errs.source(f+".source", c.Source)
+		}
 	}
 	names = map[string]string{}
 	for i, c := range r.Spec.Clusters {
