@@ -63,6 +63,10 @@ type Propose struct {
 	Forge func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error)
 	// Author signs the commit; a default olmops identity when empty.
 	Author object.Signature
+	// Automatic commits the import straight to the base branch (pushed
+	// fast-forward only) instead of proposing it: a catalog source set to
+	// approval Automatic.
+	Automatic bool
 }
 
 // Run imports opts.Image: it pulls the image, keeps and validates the

@@ -59,6 +59,9 @@ func propose(ctx context.Context, opts Options, next *catalog.Catalog, files map
 	for name, data := range files {
 		edits[path.Join(opts.Into, name)] = data
 	}
+	if opts.Propose.Automatic {
+		return commitImport(ctx, repo, base, head, edits, sum, author(opts.Propose.Author))
+	}
 	branch := "olmops/import/" + sum.Catalog
 	forge, err := importForge(opts, cfg)
 	if err != nil {
