@@ -3,12 +3,14 @@ package reconciler
 import (
 	"path/filepath"
 
+	"github.com/google/go-containerregistry/pkg/authn"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/olmops/olmops/catalog/oci"
+	"github.com/olmops/olmops/catalogimport"
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/reconciler/planning"
 )
@@ -33,6 +35,10 @@ func setupPlanning(mgr manager.Manager, opts Options, pushes <-chan event.Generi
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), CacheDir: opts.CacheDir, MaxFetchSize: opts.MaxFetchSize, HTTPClient: opts.HTTPClient,
 		Images: images, Pinner: oci.NewPinner(images), Catalogs: gitsource.NewCatalogCache(0), Version: opts.Version,
 		Recorder: mgr.GetEventRecorder("olmops-planner"), Metrics: metrics,
+		NewImages: func(keychain authn.Keychain, mirrors []oci.Mirror) (planning.CatalogImages, error) {
+			return oci.New(oci.Options{CacheDir: imageDir, Keychain: keychain, Mirrors: mirrors,
+				MaxImageBytes: catalogimport.MaxImageBytes, MaxFiles: catalogimport.MaxFiles})
+		},
 	}
 	return r.SetupWithManager(mgr, controller.Options{MaxConcurrentReconciles: opts.Concurrency, SkipNameValidation: &opts.SkipNameValidation}, pushes)
 }

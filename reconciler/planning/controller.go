@@ -60,6 +60,9 @@ type Reconciler struct {
 	// nil leaves bundles without manifests in Git unrenderable.
 	Images plan.ImageSource
 	Pinner plan.ImagePinner
+	// NewImages builds the client that polls and pulls the catalog
+	// sources olmops.yaml names; nil leaves them unpolled, and says so.
+	NewImages ImagesFunc
 	// Catalogs keeps loaded catalogs between passes; nil keeps none.
 	Catalogs *gitsource.CatalogCache
 	// Version is written into plans.
@@ -72,7 +75,10 @@ type Reconciler struct {
 	// one second doubling up to five minutes.
 	Backoff workqueue.TypedRateLimiter[ctrl.Request]
 
-	once sync.Once
+	once      sync.Once
+	polls     pollBackoff
+	clientsMu sync.Mutex
+	clients   map[ctrl.Request]imageClient
 }
 
 // backoff is Backoff, set to its default on first use.
@@ -118,13 +124,15 @@ type pass struct {
 	// base is the Planner as the API server holds it, which the final
 	// status patch is made against.
 	base *v1alpha1.Planner
+	// nextPoll is when the next catalog poll is due; 0 when none is.
+	nextPoll time.Duration
 }
 
 // A step does one thing of a pass; a non-nil outcome ends the pass.
 type step func(context.Context, *pass) *outcome
 
 func (r *Reconciler) steps() []step {
-	return []step{r.readCredentials, r.fetch, r.due, r.readConfig, r.plan}
+	return []step{r.readCredentials, r.fetch, r.poll, r.due, r.readConfig, r.plan}
 }
 
 // Reconcile runs the steps of one pass over a Planner and records the
@@ -135,6 +143,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.APIReader.Get(ctx, req.NamespacedName, obj); err != nil {
 		if apierrors.IsNotFound(err) {
 			r.backoff().Forget(req)
+			r.clientsMu.Lock()
+			delete(r.clients, req)
+			r.clientsMu.Unlock()
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
@@ -161,6 +172,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	// Recorded with the reconcile's context, not the pass's: a pass that
 	// ran out of time still says so.
 	res := r.record(ctx, p, out)
+	if p.nextPoll > 0 && (res.RequeueAfter == 0 || p.nextPoll < res.RequeueAfter) {
+		res.RequeueAfter = p.nextPoll
+	}
 	r.Metrics.observePass(out.result, time.Since(start))
 	if err := r.patchStatus(ctx, p.base, obj); err != nil {
 		return res, err
@@ -273,7 +287,7 @@ func (r *Reconciler) plan(ctx context.Context, p *pass) *outcome {
 	case errors.Is(err, planner.ErrUsage), errors.Is(err, errConfig):
 		return stalled(err)
 	case err != nil:
-		return retry(v1alpha1.ProposeFailedReason, err)
+		return r.pushFailed(p, err)
 	}
 	if err := clusterErrors(report); err != nil {
 		return stalled(err)

@@ -88,8 +88,9 @@ func (f *fleet) startManager(t *testing.T) {
 }
 
 // planner creates the Secrets and a Planner of every cluster, with an
-// interval long enough that only pushes and spec changes wake it.
-func (f *fleet) planner(t *testing.T) {
+// interval long enough that only pushes and spec changes wake it; edits
+// change it before it is created, in its namespace ns.
+func (f *fleet) planner(t *testing.T, edits ...func(ns string, obj *v1alpha1.Planner)) {
 	t.Helper()
 	ctx := t.Context()
 	ns := f.env.NewNamespace(t)
@@ -107,6 +108,9 @@ func (f *fleet) planner(t *testing.T) {
 		Forge: &v1alpha1.ForgeSpec{Type: v1alpha1.ForgeGitHub, Owner: "acme", Repo: "fleet", BaseURL: f.gh.URL,
 			TokenSecretRef: &v1alpha1.LocalObjectReference{Name: "github"}},
 	}}
+	for _, edit := range edits {
+		edit(ns, obj)
+	}
 	if err := f.env.Client.Create(ctx, obj); err != nil {
 		t.Fatal(err)
 	}
