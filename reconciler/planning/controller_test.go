@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,6 +45,14 @@ type fleet struct {
 
 func newFleet(t *testing.T) *fleet {
 	t.Helper()
+	f := newFleetOnly(t)
+	f.startManager(t, nil)
+	return f
+}
+
+// newFleetOnly is newFleet without a manager.
+func newFleetOnly(t *testing.T) *fleet {
+	t.Helper()
 	files := map[string][]byte{}
 	for k, v := range gittest.DirFiles(t, "../../examples", "") {
 		files[strings.TrimPrefix(k, "/")] = v
@@ -56,11 +65,13 @@ func newFleet(t *testing.T) *fleet {
 	f.gh = githubtest.NewServer(t, githubtest.Options{Owner: "acme", Repo: "fleet", Token: ghToken, GitDir: f.dir})
 	gittest.Commit(t, f.dir, "main", gittest.Change{Files: files, Message: "desired state"})
 	f.env = kubetest.Start(t, kubetest.WithCRDDirs("../../config/crd/bases"), kubetest.WithScheme(v1alpha1.AddToScheme))
-	f.startManager(t)
 	return f
 }
 
-func (f *fleet) startManager(t *testing.T) {
+// startManager runs olmops serve's manager, its forge requests sent by
+// hc (nil: the default); stop cancels its context, as a killed pod's
+// ends, and waits for it to return.
+func (f *fleet) startManager(t *testing.T, hc *http.Client) (stop func()) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -70,7 +81,7 @@ func (f *fleet) startManager(t *testing.T) {
 	l.Close()
 	mgr, err := reconciler.NewManager(f.env.Config, reconciler.Options{
 		MetricsAddr: "0", ProbeAddr: "0", WebhookAddr: addr, WebhookSecret: []byte(webhookSecret),
-		CacheDir: t.TempDir(), Concurrency: 1, SkipNameValidation: true, Version: "v0.0.0-test",
+		CacheDir: t.TempDir(), Concurrency: 1, SkipNameValidation: true, Version: "v0.0.0-test", HTTPClient: hc,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -78,13 +89,18 @@ func (f *fleet) startManager(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("manager: %v", err)
-		}
-	})
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("manager: %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
 	f.hook = "http://" + addr + "/hooks/push"
+	return stop
 }
 
 // planner creates the Secrets and a Planner of every cluster, with an
