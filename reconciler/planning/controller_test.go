@@ -43,7 +43,7 @@ type fleet struct {
 	key            client.ObjectKey
 }
 
-func newFleet(t *testing.T) *fleet {
+func newFleet(t testing.TB) *fleet {
 	t.Helper()
 	f := newFleetOnly(t)
 	f.startManager(t, nil)
@@ -51,7 +51,7 @@ func newFleet(t *testing.T) *fleet {
 }
 
 // newFleetOnly is newFleet without a manager.
-func newFleetOnly(t *testing.T) *fleet {
+func newFleetOnly(t testing.TB) *fleet {
 	t.Helper()
 	files := map[string][]byte{}
 	for k, v := range gittest.DirFiles(t, "../../examples", "") {
@@ -71,7 +71,7 @@ func newFleetOnly(t *testing.T) *fleet {
 // startManager runs olmops serve's manager, its forge requests sent by
 // hc (nil: the default); stop cancels its context, as a killed pod's
 // ends, and waits for it to return.
-func (f *fleet) startManager(t *testing.T, hc *http.Client) (stop func()) {
+func (f *fleet) startManager(t testing.TB, hc *http.Client) (stop func()) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -106,7 +106,7 @@ func (f *fleet) startManager(t *testing.T, hc *http.Client) (stop func()) {
 // planner creates the Secrets and a Planner of every cluster, with an
 // interval long enough that only pushes and spec changes wake it; edits
 // change it before it is created, in its namespace ns.
-func (f *fleet) planner(t *testing.T, edits ...func(ns string, obj *v1alpha1.Planner)) {
+func (f *fleet) planner(t testing.TB, edits ...func(ns string, obj *v1alpha1.Planner)) {
 	t.Helper()
 	ctx := t.Context()
 	ns := f.env.NewNamespace(t)
@@ -133,7 +133,7 @@ func (f *fleet) planner(t *testing.T, edits ...func(ns string, obj *v1alpha1.Pla
 	f.key = client.ObjectKeyFromObject(obj)
 }
 
-func (f *fleet) get(t *testing.T) *v1alpha1.Planner {
+func (f *fleet) get(t testing.TB) *v1alpha1.Planner {
 	t.Helper()
 	obj := &v1alpha1.Planner{}
 	if err := f.env.Client.Get(t.Context(), f.key, obj); err != nil {
@@ -142,12 +142,12 @@ func (f *fleet) get(t *testing.T) *v1alpha1.Planner {
 	return obj
 }
 
-func (f *fleet) head(t *testing.T) string {
+func (f *fleet) head(t testing.TB) string {
 	return strings.TrimSpace(gittest.Git(t, f.dir, "rev-parse", "main"))
 }
 
 // push tells the webhook that main moved, signed as GitHub signs.
-func (f *fleet) push(t *testing.T) {
+func (f *fleet) push(t testing.TB) {
 	t.Helper()
 	body := fmt.Appendf(nil, `{"ref":"refs/heads/main","after":%q,"repository":{"clone_url":%q}}`, f.head(t), f.url)
 	mac := hmac.New(sha256.New, []byte(webhookSecret))
@@ -170,7 +170,7 @@ func (f *fleet) push(t *testing.T) {
 }
 
 // eventually polls cond until it holds or 60 s pass.
-func eventually(t *testing.T, what string, cond func() (bool, string)) {
+func eventually(t testing.TB, what string, cond func() (bool, string)) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -186,7 +186,7 @@ func eventually(t *testing.T, what string, cond func() (bool, string)) {
 }
 
 // edit changes the Planner as kubectl edit would.
-func (f *fleet) edit(t *testing.T, change func(*v1alpha1.Planner)) {
+func (f *fleet) edit(t testing.TB, change func(*v1alpha1.Planner)) {
 	t.Helper()
 	obj := f.get(t)
 	change(obj)
@@ -196,7 +196,7 @@ func (f *fleet) edit(t *testing.T, change func(*v1alpha1.Planner)) {
 }
 
 // planned waits for a pass that planned main's head and succeeded.
-func (f *fleet) planned(t *testing.T) *v1alpha1.Planner {
+func (f *fleet) planned(t testing.TB) *v1alpha1.Planner {
 	t.Helper()
 	var obj *v1alpha1.Planner
 	eventually(t, "planned "+f.head(t), func() (bool, string) {
@@ -404,7 +404,7 @@ func testTimeout(t *testing.T, f *fleet) {
 	})
 }
 
-func mustPR(t *testing.T, gh *githubtest.Server, n int) githubtest.PR {
+func mustPR(t testing.TB, gh *githubtest.Server, n int) githubtest.PR {
 	t.Helper()
 	pr, ok := gh.PR(n)
 	if !ok {
@@ -413,7 +413,7 @@ func mustPR(t *testing.T, gh *githubtest.Server, n int) githubtest.PR {
 	return pr
 }
 
-func mustFile(t *testing.T, path string) []byte {
+func mustFile(t testing.TB, path string) []byte {
 	t.Helper()
 	return gittest.DirFiles(t, path[:strings.LastIndex(path, "/")], "")["/"+path[strings.LastIndex(path, "/")+1:]]
 }

@@ -41,7 +41,7 @@ func (c *registryCount) middleware(next http.Handler) http.Handler {
 
 // catalogImage is the example operatorhub catalog plus, for each version
 // given, a bundle of a package tiny in its channel stable.
-func catalogImage(t *testing.T, versions ...string) fstest.MapFS {
+func catalogImage(t testing.TB, versions ...string) fstest.MapFS {
 	t.Helper()
 	m := fstest.MapFS{}
 	root := "../../examples/catalogs/operatorhub"
@@ -76,7 +76,7 @@ func catalogImage(t *testing.T, versions ...string) fstest.MapFS {
 }
 
 // withSource commits olmops.yaml with operatorhub sourced from image.
-func (f *fleet) withSource(t *testing.T, image, extra string) {
+func (f *fleet) withSource(t testing.TB, image, extra string) {
 	t.Helper()
 	cfg := string(mustFile(t, "../../examples/olmops.yaml"))
 	cfg = strings.Replace(cfg, "spec:\n", "spec:\n  forge: {type: github, owner: acme, repo: fleet}\n", 1)
@@ -99,7 +99,7 @@ func withRegistrySecret(t *testing.T, f *fleet, host, user, pass string) func(st
 }
 
 // catalogPoll waits for the operatorhub catalog's poll to satisfy cond.
-func (f *fleet) catalogPoll(t *testing.T, what string, cond func(v1alpha1.CatalogPoll) bool) (*v1alpha1.Planner, v1alpha1.CatalogPoll) {
+func (f *fleet) catalogPoll(t testing.TB, what string, cond func(v1alpha1.CatalogPoll) bool) (*v1alpha1.Planner, v1alpha1.CatalogPoll) {
 	t.Helper()
 	var (
 		obj *v1alpha1.Planner
