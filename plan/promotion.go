@@ -54,19 +54,22 @@ type Promotion struct {
 	Now time.Time
 	// Evidence of every followed cluster, for every package it reports.
 	Evidence []Evidence
+	// Unread, when set, says why the evidence could not be read: every
+	// move then waits, saying so, for no answer is not a yes.
+	Unread string
 }
 
 // Hold is a subscription that promotion keeps where it is.
 type Hold struct {
 	Key
 	// Package of the subscription.
-	Package string
+	Package string `json:"package"`
 	// Target is the bundle the catalogs would move it to.
-	Target string
+	Target string `json:"target"`
 	// Stopped: a followed cluster reports a failure, which stops the wave.
-	Stopped bool
+	Stopped bool `json:"stopped,omitempty"`
 	// Message says why, for people: "waiting for promotion: staging has …".
-	Message string
+	Message string `json:"message"`
 }
 
 // decision is how far promotion lets one subscription go.
@@ -89,6 +92,10 @@ type decision struct {
 // may be no newer than the oldest of those. A failure anywhere stops it.
 func (p *Promotion) decide(pkg *catalog.Package, target *catalog.Bundle) decision {
 	var d decision
+	if p.Unread != "" {
+		d.hold, d.message = true, "waiting for promotion: "+p.Unread
+		return d
+	}
 	var waits, stops []string
 	for _, c := range p.After {
 		found := false

@@ -168,3 +168,14 @@ func TestBodyShowsPromotionEvidence(t *testing.T) {
 		t.Errorf("body lacks %q:\n%s", want, body)
 	}
 }
+
+// Evidence that could not be read holds every move, saying why.
+func TestPromotionUnread(t *testing.T) {
+	in := etcdFixture().input(t, nil)
+	in.Promotion = &Promotion{After: []string{"staging"}, Unread: "the statuses of staging are not read without a forge",
+		Evidence: []Evidence{{Cluster: "staging", Package: "etcd", Bundle: "etcd.v0.9.4", Health: Healthy}}}
+	res := plan(t, in)
+	if len(res.Changed()) != 0 || len(res.Holds) != 1 || res.Holds[0].Message != "waiting for promotion: the statuses of staging are not read without a forge" {
+		t.Errorf("changed %d, holds %+v; want etcd held, saying why", len(res.Changed()), res.Holds)
+	}
+}
