@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -20,6 +21,8 @@ import (
 // noteDoc is the note of one commit on NotesRef.
 type noteDoc struct {
 	Statuses []Status `json:"statuses"`
+	// Since holds when each context's status was set, by context.
+	Since map[string]time.Time `json:"since,omitempty"`
 }
 
 // note is a commit's note as found: its statuses and its path in the notes
@@ -56,7 +59,14 @@ func (f *GitForge) SetStatus(ctx context.Context, commit string, st Status) erro
 		if !changed {
 			return nil
 		}
-		data, err := encodeNote(noteDoc{Statuses: statuses})
+		since := map[string]time.Time{}
+		for _, s := range statuses {
+			if t, ok := n.doc.Since[s.Context]; ok {
+				since[s.Context] = t
+			}
+		}
+		since[st.Context] = time.Now().UTC().Truncate(time.Second)
+		data, err := encodeNote(noteDoc{Statuses: statuses, Since: since})
 		if err != nil {
 			return err
 		}
@@ -81,19 +91,39 @@ func (f *GitForge) SetStatus(ctx context.Context, commit string, st Status) erro
 
 // Statuses returns the statuses in commit's note, sorted by context.
 func (f *GitForge) Statuses(ctx context.Context, commit string) ([]Status, error) {
+	doc, err := f.statuses(ctx, commit)
+	return doc.Statuses, err
+}
+
+// DatedStatuses returns the statuses in commit's note, sorted by context,
+// each with the time it was set; zero for a status noted before olmops
+// recorded times.
+func (f *GitForge) DatedStatuses(ctx context.Context, commit string) ([]DatedStatus, error) {
+	doc, err := f.statuses(ctx, commit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]DatedStatus, len(doc.Statuses))
+	for i, s := range doc.Statuses {
+		out[i] = DatedStatus{Status: s, Since: doc.Since[s.Context]}
+	}
+	return out, nil
+}
+
+func (f *GitForge) statuses(ctx context.Context, commit string) (noteDoc, error) {
 	commit, err := checkCommitHex(commit)
 	if err != nil {
-		return nil, fmt.Errorf("gitsource: statuses of %s: %w", commit, err)
+		return noteDoc{}, fmt.Errorf("gitsource: statuses of %s: %w", commit, err)
 	}
 	if err := f.refresh(ctx, extraFetchSpecs[0]); err != nil {
-		return nil, err
+		return noteDoc{}, err
 	}
 	_, n, err := f.readNote(ctx, commit)
 	if err != nil {
-		return nil, fmt.Errorf("gitsource: statuses of %s: %w", commit, err)
+		return noteDoc{}, fmt.Errorf("gitsource: statuses of %s: %w", commit, err)
 	}
 	slices.SortStableFunc(n.doc.Statuses, func(a, b Status) int { return strings.Compare(a.Context, b.Context) })
-	return n.doc.Statuses, nil
+	return n.doc, nil
 }
 
 // readNote reads commit's note at the notes head as last fetched, which it

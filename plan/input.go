@@ -45,6 +45,9 @@ type Input struct {
 	Version string
 	// Policy is olmops.yaml's: what becomes of escalating changes.
 	Policy v1alpha1.Policy
+	// Promotion, for a cluster that follows others, is what its upgrades
+	// wait for; nil for a cluster that follows nobody.
+	Promotion *Promotion
 }
 
 // Committed is a plan as committed: its file and every file of its folder.

@@ -31,13 +31,15 @@ func (pl *planner) namespace(ctx context.Context, ns namespaceMembers) ([]Plan, 
 	for i, m := range ns.members {
 		subs[i] = resolver.Subscription{Request: pl.request(m)}
 	}
-	sol, err := resolver.Resolve(ctx, resolver.Namespace{
-		Catalogs:      pl.in.Catalogs,
-		Subscriptions: subs,
-		Cluster:       resolver.Cluster{KubernetesVersion: pl.in.Cluster.KubernetesVersion, OpenShiftVersion: pl.in.Cluster.OpenShiftVersion},
-	})
+	sol, err := pl.resolve(ctx, subs)
 	if err != nil {
 		return nil, nil, err
+	}
+	var evidence map[Key][]string
+	if pl.in.Promotion != nil {
+		if ns, sol, evidence, err = pl.promote(ctx, ns, subs, sol); err != nil {
+			return nil, nil, err
+		}
 	}
 	var plans []Plan
 	requiredBy := dependents(sol)
@@ -59,6 +61,9 @@ func (pl *planner) namespace(ctx context.Context, ns namespaceMembers) ([]Plan, 
 			return nil, nil, fmt.Errorf("%s: %w", m.where(), err)
 		}
 		p.Needs = need[i]
+		if p.State == Install || p.State == Upgrade {
+			p.Promotion = evidence[p.Key]
+		}
 		plans = append(plans, p)
 	}
 	for _, d := range sol.Dependencies {
@@ -70,6 +75,15 @@ func (pl *planner) namespace(ctx context.Context, ns namespaceMembers) ([]Plan, 
 	}
 	approveTogether(plans)
 	return plans, sol.Findings, nil
+}
+
+// resolve resolves a namespace's subscriptions on the cluster.
+func (pl *planner) resolve(ctx context.Context, subs []resolver.Subscription) (*resolver.Solution, error) {
+	return resolver.Resolve(ctx, resolver.Namespace{
+		Catalogs:      pl.in.Catalogs,
+		Subscriptions: subs,
+		Cluster:       resolver.Cluster{KubernetesVersion: pl.in.Cluster.KubernetesVersion, OpenShiftVersion: pl.in.Cluster.OpenShiftVersion},
+	})
 }
 
 // where names a member in errors: its intent's file and line.

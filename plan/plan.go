@@ -64,6 +64,10 @@ type Plan struct {
 	// escalations are held for a person's approval by olmops.yaml's
 	// policy, so the plan is proposed rather than committed.
 	RiskApproval bool
+	// Promotion is the evidence that let the change reach a cluster that
+	// follows others, one line per followed cluster; nil for a cluster
+	// that follows nobody.
+	Promotion []string
 }
 
 // Result is a cluster's plans.
@@ -73,6 +77,8 @@ type Result struct {
 	// Findings are cluster-level facts from resolution, such as operators
 	// that keep the cluster from its next OpenShift minor version.
 	Findings []resolver.Finding
+	// Holds are the subscriptions promotion keeps where they are, sorted.
+	Holds []Hold
 }
 
 // Changed returns the plans that are not up to date.
@@ -116,6 +122,8 @@ func Cluster(ctx context.Context, in Input, digests *Digests) (*Result, error) {
 	}
 	res.Plans = append(res.Plans, pl.removed()...)
 	slices.SortFunc(res.Plans, func(a, b Plan) int { return a.Key.Compare(b.Key) })
+	res.Holds = pl.holds
+	slices.SortFunc(res.Holds, func(a, b Hold) int { return a.Key.Compare(b.Key) })
 	return res, nil
 }
 
@@ -124,6 +132,8 @@ type planner struct {
 	digests *Digests
 	// intents holds the keys that have an intent file.
 	intents map[Key]bool
+	// holds collects the subscriptions promotion keeps.
+	holds []Hold
 }
 
 // member is one subscription of a namespace: an intent, or a dependency

@@ -115,6 +115,7 @@ func (p *Proposal) body(detail bool) string {
 		state = "not reported yet"
 	}
 	fmt.Fprintf(&b, "| Cluster reports | %s |\n\n", markdown.Text(state))
+	writeList(&b, "Promotion", m.Promotion, markdown.Text)
 	writeTogether(&b, p.Plans)
 	if m.State != Remove {
 		writePath(&b, spec)

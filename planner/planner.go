@@ -54,6 +54,9 @@ type Options struct {
 	Backoff  time.Duration
 	// Cache keeps loaded catalogs between runs; nil uses a fresh one.
 	Cache *gitsource.CatalogCache
+	// Now is the clock promotion measures soak times with; nil is
+	// time.Now.
+	Now func() time.Time
 }
 
 // Planner plans a repository. One Planner may Run many times (the catalog
@@ -246,7 +249,7 @@ func (p *Planner) branch(ctx context.Context, repo *v1alpha1.RepositoryConfig, t
 			log.Info("cluster not planned", "cluster", c.Name, "error", err.Error())
 			continue
 		}
-		cr.Findings = res.Findings
+		cr.Findings, cr.Holds = res.Findings, res.Holds
 		auto, manual := split(in.Cluster, res)
 		for _, pl := range res.Plans {
 			if pl.State == plan.UpToDate {

@@ -41,6 +41,9 @@ type ClusterReport struct {
 	Error    string             `json:"error,omitempty"`
 	Plans    []PlanReport       `json:"plans,omitempty"`
 	Findings []resolver.Finding `json:"findings,omitempty"`
+	// Holds are the subscriptions kept where they are until the clusters
+	// this one follows have soaked their target.
+	Holds []plan.Hold `json:"holds,omitempty"`
 }
 
 // PlanReport is one plan's outcome.

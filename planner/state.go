@@ -72,7 +72,10 @@ func (p *Planner) clusterInput(ctx context.Context, snap *gitsource.Snapshot, re
 	if in.Catalogs, err = p.catalogs.load(ctx, snap, repo); err != nil {
 		return in, err
 	}
-	in.Committed, err = readPlans(fsys, cluster)
+	if in.Committed, err = readPlans(fsys, cluster); err != nil {
+		return in, err
+	}
+	in.Promotion, err = p.promotion(ctx, repo, cluster)
 	return in, err
 }
 

@@ -42,6 +42,10 @@ type Request struct {
 	VersionRange string
 	// Installed is the bundle installed now; nil for a fresh install.
 	Installed *Installed
+	// AtMost, when set, leaves out every candidate newer than it, and
+	// those without a version: how far a promotion between clusters lets
+	// the subscription go (olmops' own rule, not OLM's).
+	AtMost *semver.Version
 	// Policy chooses the successor rules; "" means Semver.
 	Policy Policy
 	// SelfCertified drops the edge requirement (OLM v1

@@ -168,7 +168,7 @@ func classicCandidates(cat *catalog.Catalog, req Request, rng semver.Range, in *
 		}
 		for _, e := range order {
 			b := e.Bundle
-			if b == nil || b.Props.Deprecated || !inRange(rng, b) {
+			if b == nil || b.Props.Deprecated || !inRange(rng, b) || !underCap(req, b) {
 				continue // classic never installs an olm.deprecated bundle
 			}
 			c := Candidate{Catalog: cat, Channel: ch, Bundle: b, Deprecated: b.Deprecated()}

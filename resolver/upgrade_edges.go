@@ -163,6 +163,11 @@ func inRange(rng semver.Range, b *catalog.Bundle) bool {
 	return rng.Any() || rng.Contains(b.Version)
 }
 
+// underCap reports whether b is no newer than the request's AtMost.
+func underCap(req Request, b *catalog.Bundle) bool {
+	return req.AtMost == nil || b.Version != nil && !b.Version.GreaterThan(req.AtMost)
+}
+
 // deprecationWarnings lists what is deprecated in pkg among the package,
 // the channels, the chosen bundle and the installed one.
 func deprecationWarnings(pkg *catalog.Package, channels []string, best Candidate, in *installed) []Warning {

@@ -101,7 +101,7 @@ func semverCandidates(cat *catalog.Catalog, pkg *catalog.Package, req Request, r
 	for _, name := range pkg.BundleNames() {
 		b := pkg.Bundles[name]
 		ch, ok := channelFor(b, req.Channels)
-		if !ok || !inRange(rng, b) || (in == nil && req.StartingCSV != "" && b.Name != req.StartingCSV) {
+		if !ok || !inRange(rng, b) || !underCap(req, b) || (in == nil && req.StartingCSV != "" && b.Name != req.StartingCSV) {
 			continue
 		}
 		c := Candidate{Catalog: cat, Channel: ch, Bundle: b, Deprecated: b.Deprecated()}

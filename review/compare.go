@@ -85,6 +85,7 @@ func Compare(ctx context.Context, base, head Tree, opts Options) (*Report, error
 	if err := l.impact(ctx, r, bs, hs, opts.Clusters); err != nil {
 		return nil, err
 	}
+	r.Waves = waves(hs.clusterSpecs, r.Impact)
 	if err := r.addGranted(); err != nil {
 		return nil, err
 	}

@@ -28,6 +28,13 @@ func WriteMarkdown(w io.Writer, r *Report, failOnWarnings bool) error {
 	fmt.Fprintf(b, "## %s olmops review\n\n**%s**\n\nBase %s → head %s.\n\n", verdict, r.Summary(), mdCommit(r.Base), mdCommit(r.Head))
 	writeProblems(b, r.Problems)
 	writeImpact(b, r)
+	if len(r.Waves) > 0 {
+		b.WriteString("### Promotion\n\n")
+		for _, w := range r.Waves {
+			b.WriteString("- " + mdCell(w.Text()) + "\n")
+		}
+		b.WriteString("\n")
+	}
 	writePlans(b, r.Plans)
 	writeGranted(b, r.Granted)
 	writePackages(b, r.Packages)

@@ -39,6 +39,12 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintf(b, "  %s\n", unchangedText(r.Unchanged, len(r.Impact) > 0))
 	}
+	if len(r.Waves) > 0 {
+		b.WriteString("\nPromotion:\n")
+		for _, w := range r.Waves {
+			fmt.Fprintf(b, "  %s\n", w.Text())
+		}
+	}
 	if pc := r.Plans; pc != nil {
 		fmt.Fprintf(b, "\nPlans (checked: %s):\n", listOr(pc.Clusters, "no cluster"))
 		for _, sp := range pc.Stale {

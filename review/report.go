@@ -68,6 +68,9 @@ type Report struct {
 	Impact []Impact `json:"impact"`
 	// Unchanged counts the subscriptions that resolve alike on both sides.
 	Unchanged int `json:"unchanged"`
+	// Waves order the impacted clusters by olmops.yaml's promotion, the
+	// first reached first; none when no impacted cluster follows another.
+	Waves []Wave `json:"waves,omitempty"`
 	// Plans is the plan check of the head; nil when it did not run.
 	Plans *PlanCheck `json:"plans,omitempty"`
 	// Granted are the plans of Automatic subscriptions this change commits

@@ -217,6 +217,10 @@ type Cluster struct {
 	// Classic for a Subscription, Semver for a ClusterExtension.
 	// +optional
 	SuccessorPolicy SuccessorPolicy `json:"successorPolicy,omitempty"`
+	// promotion makes the cluster follow others: a bundle reaches it only
+	// after it ran healthy on each of them for the soak time.
+	// +optional
+	Promotion *Promotion `json:"promotion,omitempty"`
 	// ClusterFacts may also be written here instead of in cluster.yaml.
 	ClusterFacts `json:",inline"`
 }

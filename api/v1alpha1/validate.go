@@ -81,6 +81,7 @@ func (r *RepositoryConfig) Validate() error {
 		}
 		errs.facts(f, c.ClusterFacts)
 	}
+	errs.promotion(r)
 	if r.Spec.Forge != nil {
 		errs.forge("spec.forge", r.Spec.Forge)
 	}

@@ -32,6 +32,9 @@ func writePlanReport(w io.Writer, format string, r *planner.Report) error {
 				fmt.Fprintf(w, "    %s\n", p.Note)
 			}
 		}
+		for _, h := range c.Holds {
+			fmt.Fprintf(w, "  %s/%s: %s stays: %s\n", h.Namespace, h.Name, h.Package, h.Message)
+		}
 		for _, f := range c.Findings {
 			fmt.Fprintf(w, "  finding: %s: %s\n", f.Bundle, f.Message)
 		}

@@ -64,12 +64,27 @@ func checkStatus(commit string, st gitsource.Status) error {
 // Statuses returns the latest status of each context on commit (GitHub's
 // combined status, over every page), sorted by context.
 func (f *Forge) Statuses(ctx context.Context, commit string) ([]gitsource.Status, error) {
+	dated, err := f.DatedStatuses(ctx, commit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]gitsource.Status, len(dated))
+	for i, d := range dated {
+		out[i] = d.Status
+	}
+	return out, nil
+}
+
+var _ gitsource.StatusDater = (*Forge)(nil)
+
+// DatedStatuses is Statuses with the time GitHub created each status.
+func (f *Forge) DatedStatuses(ctx context.Context, commit string) ([]gitsource.DatedStatus, error) {
 	if commit == "" {
 		return nil, errors.New("github: Statuses: commit is empty")
 	}
 	opts := &gh.ListOptions{PerPage: f.perPage}
 	seen := map[string]bool{}
-	var out []gitsource.Status
+	var out []gitsource.DatedStatus
 	for {
 		combined, resp, err := f.client.Repositories.GetCombinedStatus(ctx, f.owner, f.repo, commit, opts)
 		if err != nil {
@@ -82,17 +97,17 @@ func (f *Forge) Statuses(ctx context.Context, commit string) ([]gitsource.Status
 				continue
 			}
 			seen[s.GetContext()] = true
-			out = append(out, gitsource.Status{
+			out = append(out, gitsource.DatedStatus{Status: gitsource.Status{
 				Context: s.GetContext(), State: gitsource.StatusState(s.GetState()),
 				Description: s.GetDescription(), TargetURL: s.GetTargetURL(),
-			})
+			}, Since: s.GetCreatedAt().Time})
 		}
 		if resp.NextPage <= max(opts.Page, 1) {
 			break
 		}
 		opts.Page = resp.NextPage
 	}
-	slices.SortFunc(out, func(a, b gitsource.Status) int { return strings.Compare(a.Context, b.Context) })
+	slices.SortFunc(out, func(a, b gitsource.DatedStatus) int { return strings.Compare(a.Context, b.Context) })
 	return out, nil
 }
 

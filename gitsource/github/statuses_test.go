@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/olmops/olmops/gitsource"
@@ -162,4 +163,21 @@ func FuzzTruncate(f *testing.F) {
 			t.Fatalf("truncate(%q) = %q, not a prefix", s, got)
 		}
 	})
+}
+
+// DatedStatuses dates each context's latest status as GitHub created it.
+func TestDatedStatuses(t *testing.T) {
+	fx := newFixture(t)
+	before := time.Now().Add(-time.Second)
+	st := gitsource.Status{Context: "olmops/staging/ops/etcd", State: gitsource.StatusSuccess, Description: "etcd.v0.9.4 installed · healthy"}
+	if err := fx.forge.SetStatus(t.Context(), fx.main, st); err != nil {
+		t.Fatal(err)
+	}
+	got, err := fx.forge.DatedStatuses(t.Context(), fx.main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Status != st || got[0].Since.Before(before) || got[0].Since.After(time.Now()) {
+		t.Errorf("DatedStatuses = %+v, want %+v dated now", got, st)
+	}
 }
