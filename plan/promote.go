@@ -22,12 +22,14 @@ func (pl *planner) promote(ctx context.Context, ns namespaceMembers, subs []reso
 	kept := namespaceMembers{name: ns.name}
 	var keptSubs []resolver.Subscription
 	caps := map[Key]*semver.Version{}
+	judged := map[Key]bool{}
 	for i, r := range sol.Subscriptions {
 		m, req := ns.members[i], subs[i].Request
-		if r.Edge.Kind == resolver.EdgeStay || len(r.Path) == 0 || r.Path[len(r.Path)-1].Bundle == nil {
+		if !moves(r) {
 			kept.members, keptSubs = append(kept.members, m), append(keptSubs, subs[i])
 			continue
 		}
+		judged[m.key] = true
 		target := r.Path[len(r.Path)-1].Bundle
 		d := pl.in.Promotion.decide(target.Package, target)
 		installed, err := installedVersion(req, target.Package)
@@ -64,8 +66,13 @@ func (pl *planner) promote(ctx context.Context, ns namespaceMembers, subs []reso
 		return ns, nil, nil, fmt.Errorf("with promotion's limits: %w", err)
 	}
 	for i, r := range sol.Subscriptions {
-		limit, capped := caps[kept.members[i].key]
-		if !capped || r.Edge.Kind == resolver.EdgeStay || len(r.Path) == 0 {
+		k := kept.members[i].key
+		if moves(r) && !judged[k] {
+			// Another's cap made it move: it was never weighed. Refuse.
+			return ns, nil, nil, fmt.Errorf("%s: promotion: moves to %s only under another subscription's cap, unweighed", kept.members[i].where(), r.BundleName)
+		}
+		limit, capped := caps[k]
+		if !capped || !moves(r) {
 			continue
 		}
 		// The resolver honours AtMost; refuse rather than trust it blindly.
@@ -74,6 +81,11 @@ func (pl *planner) promote(ctx context.Context, ns namespaceMembers, subs []reso
 		}
 	}
 	return kept, sol, evidence, nil
+}
+
+// moves tells a resolution that changes the bundle: an upgrade or install.
+func moves(r resolver.Resolution) bool {
+	return r.Edge.Kind != resolver.EdgeStay && len(r.Path) > 0 && r.Path[len(r.Path)-1].Bundle != nil
 }
 
 // installedVersion is the version of the request's installed bundle, nil

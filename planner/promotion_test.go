@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -124,5 +126,61 @@ func TestPromotionStopsOnFailure(t *testing.T) {
 	}
 	if _, ok := f.gh.PR(1); ok {
 		t.Error("a proposal for prod-east while staging fails")
+	}
+}
+
+// The git-only forge: staging's status is a git note, dated when it was
+// set; prod-east's plan branch appears only after the soak.
+func TestPromotionOnGitNotes(t *testing.T) {
+	files := examples(t)
+	delete(files, "clusters/prod-east/subscriptions/acme-db.yaml")
+	files["olmops.yaml"] = []byte(strings.Replace(string(files["olmops.yaml"]), "      successorPolicy: Classic\n", "      successorPolicy: Classic\n      promotion: {after: [staging], soak: 1h}\n", 1))
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "--quiet", "--initial-branch=main")
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gittest.Git(t, dir, "add", "--all")
+	gittest.Git(t, dir, "commit", "--quiet", "-m", "desired state")
+	repo, err := gitsource.Open(t.Context(), gitsource.Options{Path: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	run := func(at time.Time) *Report {
+		t.Helper()
+		r, err := New(Options{Repo: repo, Version: "test", Now: func() time.Time { return at }}).Run(t.Context())
+		if err != nil || r.Err() != nil {
+			t.Fatal(err, r.Err())
+		}
+		return r
+	}
+	run(now)
+	const staging = "clusters/staging/plans/etcd-system/etcd"
+	carrier := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%H", "main", "--", staging))
+	ip, err := v1alpha1.LoadInstallPlan("installplan.yaml", []byte(gittest.Git(t, dir, "show", "main:"+staging+"/installplan.yaml")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	healthy := commitstatus.Report{Phase: commitstatus.Installed, Bundle: ip.Spec.To.Name, Healthy: true}
+	st := gitsource.Status{Context: commitstatus.Context("staging", "etcd-system", "etcd"), State: healthy.State(), Description: healthy.Description()}
+	if err := gitsource.NewGitForge(repo).SetStatus(t.Context(), carrier, st); err != nil {
+		t.Fatal(err)
+	}
+	if h := holds(run(now), "prod-east"); len(h) != 1 || !strings.Contains(h[0].Message, "(soak 1h, until ") {
+		t.Fatalf("before the soak: holds %+v", h)
+	}
+	r := run(now.Add(2 * time.Hour))
+	if h := holds(r, "prod-east"); len(h) != 0 {
+		t.Fatalf("after the soak: holds %+v", h)
+	}
+	if a := actions(r)["prod-east/etcd-system/etcd"]; a != ActionProposed {
+		t.Errorf("after the soak: prod-east etcd %q, want proposed", a)
 	}
 }
