@@ -233,4 +233,19 @@ func TestCatalogPolling(t *testing.T) {
 			t.Errorf("a registry down changed the proposal: %+v, was %+v", now, pr)
 		}
 	})
+
+	t.Run("a mirror of spec.registry serves while the registry is down", func(t *testing.T) {
+		mirror := ocitest.NewRegistry(t)
+		next := mirror.Push(t, mirror.Ref("olmops/operatorhub:v4.20"), ocitest.CatalogImage(t, catalogImage(t, "0.1.0", "0.2.0", "0.3.0")))
+		f.edit(t, func(obj *v1alpha1.Planner) {
+			obj.Spec.Registry.Mirrors = []v1alpha1.ImageMirror{{Source: reg.Host + "/olmops", Mirrors: []string{mirror.Host + "/olmops"}}}
+		})
+		obj, c := f.catalogPoll(t, "polled through the mirror", func(c v1alpha1.CatalogPoll) bool { return c.ImportedDigest == digest(next) && c.Error == "" })
+		if !meta.IsStatusConditionTrue(obj.Status.Conditions, v1alpha1.CatalogsPolledCondition) || c.Image != ref {
+			t.Errorf("poll %+v, conditions %+v", c, obj.Status.Conditions)
+		}
+		if prs := prsOf(f.gh, importBranch); len(prs) != 1 || prs[0].Number != pr.Number {
+			t.Errorf("import proposals %+v; want PR #%d alone", prs, pr.Number)
+		}
+	})
 }
