@@ -1,0 +1,59 @@
+package review
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestReviewCatalogScope: the labels and namespaces olmops.yaml gives a
+// catalog reach the resolver, so a ClusterExtension's selector matches the
+// labels and a Subscription in another namespace loses a restricted
+// catalog.
+func TestReviewCatalogScope(t *testing.T) {
+	const (
+		ce       = "clusters/staging/subscriptions/etcd.yaml"
+		hub      = "    - name: operatorhub\n      path: catalogs/operatorhub\n"
+		selector = "      packageName: etcd\n      selector: {matchLabels: {tier: public}}\n"
+	)
+	for _, tc := range []struct {
+		name    string
+		edit    func(t *testing.T, m fstest.MapFS)
+		key     string
+		wantErr string // "" for a resolution
+	}{
+		{"selector without the label", func(t *testing.T, m fstest.MapFS) {
+			edit(t, m, ce, "      packageName: etcd\n", selector)
+		}, "staging/etcd-system/etcd", "no bundles found"},
+		{"selector with the label", func(t *testing.T, m fstest.MapFS) {
+			edit(t, m, ce, "      packageName: etcd\n", selector)
+			edit(t, m, "olmops.yaml", hub, hub+"      labels: {tier: public}\n")
+		}, "staging/etcd-system/etcd", ""},
+		{"catalog restricted to another namespace", func(t *testing.T, m fstest.MapFS) {
+			edit(t, m, "olmops.yaml", hub, hub+"      namespaces: [team-a]\n")
+		}, "prod-east/etcd-system/etcd", "catalog operatorhub is restricted to namespaces team-a, not etcd-system"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := examples(t)
+			head := clone(base)
+			tc.edit(t, head)
+			r := compare(t, base, head, Options{Branch: "main"})
+			for _, im := range r.Impact {
+				if im.Key() != tc.key {
+					continue
+				}
+				got := ""
+				if im.Head != nil {
+					got = im.Head.Error + strings.Join(im.Head.Explanation, "\n")
+				}
+				if tc.wantErr == "" && got != "" || !strings.Contains(got, tc.wantErr) {
+					t.Fatalf("%s at the head: %q, want %q", tc.key, got, tc.wantErr)
+				}
+				return
+			}
+			if tc.wantErr != "" {
+				t.Fatalf("no impact on %s: %+v", tc.key, r.Impact)
+			}
+		})
+	}
+}
