@@ -32,6 +32,7 @@ type Catalog struct {
 
 	providers map[property.GVK][]*Bundle
 	problems  []Problem
+	warnings  []fbc.Warning
 }
 
 // Package is an operator package and everything the catalog says about it.
