@@ -101,6 +101,10 @@ func (l *loader) loadCatalog(ctx context.Context, s *side, spec v1alpha1.Catalog
 		return nil
 	}
 	s.problems = append(s.problems, catalogProblems(source, spec.Path, l.validate(cat))...)
+	for _, p := range catalogProblems(source, spec.Path, l.warnings(cat)) {
+		p.Warning = true
+		s.problems = append(s.problems, p)
+	}
 	// The loaded catalog may be shared: the priority, labels and
 	// namespaces are this side's.
 	cp := *cat

@@ -57,3 +57,33 @@ func TestReviewCatalogScope(t *testing.T) {
 		})
 	}
 }
+
+// TestReviewCatalogWarnings: a key written twice and a CEL rule that does
+// not compile, new at the head, are warnings of the review, not errors.
+func TestReviewCatalogWarnings(t *testing.T) {
+	base := examples(t)
+	head := clone(base)
+	edit(t, head, acmeCatalog, "schema: olm.package\n", "schema: olm.package\nschema: olm.package\n")
+	edit(t, head, acmeCatalog, "properties:\n", "properties:\n  - {type: olm.constraint, value: {cel: {rule: 'x +'}}}\n")
+	r := compare(t, base, head, Options{Branch: "main"})
+	var warns, errs []string
+	for _, f := range r.Findings() {
+		switch f.Severity {
+		case Warning:
+			warns = append(warns, f.Message)
+		case Error:
+			errs = append(errs, f.Message)
+		}
+	}
+	all := strings.Join(warns, "\n")
+	if len(warns) != 2 || !strings.Contains(all, `duplicate key "schema"`) || !strings.Contains(all, `cel rule "x +" does not compile`) {
+		t.Errorf("warnings:\n%s", all)
+	}
+	// The subscriptions that resolve to the bundle break, as in OLM: those
+	// are errors; the catalog problems themselves are not.
+	for _, e := range errs {
+		if strings.Contains(e, "duplicate key") || strings.HasPrefix(e, "bundle acme-db") {
+			t.Errorf("error %q, want a warning", e)
+		}
+	}
+}
