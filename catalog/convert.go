@@ -32,7 +32,7 @@ func LoadDir(ctx context.Context, dir, name string) (*Catalog, error) {
 // declarative config to its model (alpha/declcfg ConvertToModel), worded as
 // opm words them; Validate adds the rules of opm's model validation.
 func New(name string, cfg *fbc.Config) *Catalog {
-	c := &Catalog{Name: name, Packages: map[string]*Package{}, Others: cfg.Others}
+	c := &Catalog{Name: name, Packages: map[string]*Package{}, Others: cfg.Others, warnings: cfg.Warnings}
 	for _, fp := range cfg.Packages {
 		c.addPackage(fp)
 	}

@@ -22,6 +22,9 @@ type Catalog struct {
 	// selector matches; the resolver adds the name label of OLM v1
 	// (olm.operatorframework.io/metadata.name) itself.
 	Labels map[string]string
+	// Namespaces, when set, restrict the catalog to these namespaces, as a
+	// namespaced CatalogSource is; nil means global.
+	Namespaces []string
 	// Packages by name.
 	Packages map[string]*Package
 	// Others are the objects of schemas olmops does not model, kept as read.
@@ -29,6 +32,7 @@ type Catalog struct {
 
 	providers map[property.GVK][]*Bundle
 	problems  []Problem
+	warnings  []fbc.Warning
 }
 
 // Package is an operator package and everything the catalog says about it.

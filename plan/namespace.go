@@ -103,7 +103,7 @@ func (pl *planner) request(m member) resolver.Request {
 		req = m.intent.Request(subscription.Policy(pl.in.Cluster.SuccessorPolicy))
 	} else {
 		spec := m.committed.Plan.Spec
-		req = resolver.Request{Package: spec.Package, Catalog: spec.Catalog.Name, Name: m.key.Name, Policy: resolver.Policy(spec.SuccessorPolicy)}
+		req = resolver.Request{Package: spec.Package, Catalog: spec.Catalog.Name, Name: m.key.Name, Namespace: m.key.Namespace, Policy: resolver.Policy(spec.SuccessorPolicy)}
 		if ch := spec.Path[len(spec.Path)-1].Channel; ch != "" {
 			req.Channels = []string{ch}
 		}

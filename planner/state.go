@@ -35,9 +35,10 @@ func (c *catalogs) load(ctx context.Context, snap *gitsource.Snapshot, repo *v1a
 			errs = append(errs, fmt.Errorf("catalog %s: %w", spec.Name, err))
 			continue
 		}
-		// The cached catalog is shared: the priority is this repository's.
+		// The cached catalog is shared: the priority, labels and
+		// namespaces are this repository's.
 		cp := *cat
-		cp.Priority = int(spec.Priority)
+		cp.Priority, cp.Labels, cp.Namespaces = int(spec.Priority), spec.Labels, spec.Namespaces
 		out = append(out, &cp)
 	}
 	return out, errors.Join(errs...)

@@ -49,7 +49,7 @@ func (p *problem) constraintProviders(dep *bundleVar, c property.Constraint) ([]
 // matching lists the entries of every bundle pred accepts, in OLM's order.
 func (p *problem) matching(dep *bundleVar, pred predicate) ([]sat.Identifier, error) {
 	var cands []*bundleVar
-	for _, cat := range p.ns.Catalogs {
+	for _, cat := range p.visible {
 		for _, pn := range cat.PackageNames() {
 			pkg := cat.Packages[pn]
 			for _, bn := range pkg.BundleNames() {

@@ -18,7 +18,10 @@ import (
 // identified as <catalog>/<channel>/<bundle>, as OLM classic names them, so
 // a bundle in two channels is two choices of which at most one installs.
 type problem struct {
-	ns      Namespace
+	ns Namespace
+	// visible are the catalogs the namespace sees, where dependencies
+	// are looked for.
+	visible []*catalog.Catalog
 	subs    []subscriptionVar
 	bundles map[sat.Identifier]*bundleVar
 	order   []sat.Identifier // bundle variables in discovery order
@@ -52,10 +55,36 @@ type bundleVar struct {
 	deps [][]sat.Identifier
 }
 
-func newProblem(ns Namespace) *problem {
-	return &problem{ns: ns, bundles: map[sat.Identifier]*bundleVar{},
+func newProblem(ns Namespace) (*problem, error) {
+	if err := ns.name(); err != nil {
+		return nil, err
+	}
+	return &problem{ns: ns, visible: visibleIn(ns.Catalogs, ns.Name), bundles: map[sat.Identifier]*bundleVar{},
 		ranks: map[*catalog.Channel]map[string]int{}, skipped: map[*catalog.Channel]map[string]bool{},
-		cel: map[*catalog.Bundle]map[string]any{}, orders: channelOrders{}}
+		cel: map[*catalog.Bundle]map[string]any{}, orders: channelOrders{}}, nil
+}
+
+// name settles the namespace's name and gives it to every subscription: a
+// resolution is one namespace, so a subscription of another is a caller's
+// mistake, refused rather than resolved against the wrong catalogs.
+func (ns *Namespace) name() error {
+	for _, s := range ns.Subscriptions {
+		if ns.Name == "" {
+			ns.Name = s.Namespace
+		}
+	}
+	subs := slices.Clone(ns.Subscriptions)
+	for i := range subs {
+		switch subs[i].Namespace {
+		case "":
+			subs[i].Namespace = ns.Name
+		case ns.Name:
+		default:
+			return subscriptionError(subs[i].Request, fmt.Errorf("is in namespace %s, not %s: one resolution is one namespace", subs[i].Namespace, ns.Name))
+		}
+	}
+	ns.Subscriptions = subs
+	return nil
 }
 
 func bundleID(cat *catalog.Catalog, ch *catalog.Channel, name string) sat.Identifier {
@@ -190,7 +219,7 @@ func (p *problem) constrain(bv *bundleVar) error {
 // providers lists the channel entries providing g, most preferred first.
 func (p *problem) providers(dep *bundleVar, g property.GVK) []sat.Identifier {
 	var cands []*bundleVar
-	for _, cat := range p.ns.Catalogs {
+	for _, cat := range p.visible {
 		for _, b := range cat.Providers(g) {
 			cands = append(cands, p.entries(cat, b)...)
 		}
@@ -204,7 +233,7 @@ func (p *problem) packageProviders(dep *bundleVar, req property.PackageRequired)
 		return nil, err
 	}
 	var cands []*bundleVar
-	for _, cat := range p.ns.Catalogs {
+	for _, cat := range p.visible {
 		pkg := cat.Packages[req.PackageName]
 		if pkg == nil {
 			continue

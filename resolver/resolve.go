@@ -32,6 +32,10 @@ type Cluster struct {
 // together because a namespace holds one bundle per package and one
 // provider per API.
 type Namespace struct {
+	// Name of the namespace: it sees the global catalogs and those
+	// restricted to it, for its subscriptions and their dependencies.
+	// "" takes the subscriptions' Request.Namespace, which must agree.
+	Name          string
 	Catalogs      []*catalog.Catalog
 	Subscriptions []Subscription
 	Cluster       Cluster
@@ -110,7 +114,10 @@ func (u *Unsatisfiable) Unwrap() error { return u.Cause }
 // candidate are satisfied by SAT with OLM's preferences, and the gates
 // (Upgradeable, olm.kubeversion, olm.maxOpenShiftVersion) apply.
 func Resolve(ctx context.Context, ns Namespace) (*Solution, error) {
-	p := newProblem(ns)
+	p, err := newProblem(ns)
+	if err != nil {
+		return nil, err
+	}
 	if err := p.addSubscriptions(); err != nil {
 		return nil, err
 	}

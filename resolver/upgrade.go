@@ -72,6 +72,10 @@ type Request struct {
 	// spec.sourceNamespace), named in OLM's words when the catalog has
 	// nothing for the request; "" leaves it out.
 	CatalogNamespace string
+	// Namespace is the subscription's own namespace: it sees the global
+	// catalogs and those restricted to it (catalog.Catalog.Namespaces).
+	// Resolve fills it from Namespace.Name.
+	Namespace string
 	// Name names the subscription in Classic's messages; "" uses Package.
 	Name string
 	// Pos is where the subscription is written; errors Resolve returns
@@ -198,6 +202,12 @@ func successors(cats []*catalog.Catalog, req Request, orders channelOrders) (Res
 	if err != nil {
 		return Result{}, err
 	}
+	if req.Catalog != "" {
+		if err := checkCatalogScope(cats, req); err != nil {
+			return Result{}, err
+		}
+	}
+	cats = visibleIn(cats, req.Namespace)
 	if req.Catalog != "" {
 		cats = selectCatalog(cats, req.Catalog)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/catalog"
 	"github.com/olmops/olmops/planner"
+	"github.com/olmops/olmops/resolver"
 	"github.com/olmops/olmops/subscription"
 )
 
@@ -25,6 +26,7 @@ type Options struct {
 // loader reads both sides, sharing what they have in common.
 type loader struct {
 	valid       map[*catalog.Catalog]catalog.Problems
+	warned      map[*catalog.Catalog]catalog.Problems
 	subs        map[objectsKey]loadedObjects
 	resolutions map[string]*nsResult
 }
@@ -42,6 +44,7 @@ type loadedObjects struct {
 func newLoader() *loader {
 	return &loader{
 		valid:       map[*catalog.Catalog]catalog.Problems{},
+		warned:      map[*catalog.Catalog]catalog.Problems{},
 		subs:        map[objectsKey]loadedObjects{},
 		resolutions: map[string]*nsResult{},
 	}
@@ -55,6 +58,17 @@ func (l *loader) validate(c *catalog.Catalog) catalog.Problems {
 		l.valid[c] = ps
 	}
 	return ps
+}
+
+// warnings are the catalog's decode warnings and its CEL rules that do
+// not compile, once per catalog however many sides share it.
+func (l *loader) warnings(c *catalog.Catalog) catalog.Problems {
+	ws, ok := l.warned[c]
+	if !ok {
+		ws = append(c.Warnings(), resolver.CheckCEL(c)...)
+		l.warned[c] = ws
+	}
+	return ws
 }
 
 // Compare reviews head against base. What does not load on either side

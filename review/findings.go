@@ -23,6 +23,10 @@ func (r *Report) Findings() []Finding {
 	for _, p := range r.Problems {
 		switch p.Status {
 		case New:
+			if p.Warning {
+				warns = append(warns, Finding{Warning, p.Pos, problemTitle(p), p.Message})
+				continue
+			}
 			errs = append(errs, Finding{Error, p.Pos, problemTitle(p), p.Message})
 		case Present:
 			notes = append(notes, Finding{Notice, p.Pos, "already present: " + problemTitle(p), p.Message})

@@ -101,9 +101,14 @@ func (l *loader) loadCatalog(ctx context.Context, s *side, spec v1alpha1.Catalog
 		return nil
 	}
 	s.problems = append(s.problems, catalogProblems(source, spec.Path, l.validate(cat))...)
-	// The loaded catalog may be shared: the priority is this side's.
+	for _, p := range catalogProblems(source, spec.Path, l.warnings(cat)) {
+		p.Warning = true
+		s.problems = append(s.problems, p)
+	}
+	// The loaded catalog may be shared: the priority, labels and
+	// namespaces are this side's.
 	cp := *cat
-	cp.Priority = int(spec.Priority)
+	cp.Priority, cp.Labels, cp.Namespaces = int(spec.Priority), spec.Labels, spec.Namespaces
 	s.catalogs[spec.Name] = cat
 	s.ordered = append(s.ordered, &cp)
 	return nil

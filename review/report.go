@@ -95,6 +95,10 @@ type Problem struct {
 	Channel string `json:"channel,omitempty"`
 	Bundle  string `json:"bundle,omitempty"`
 	Message string `json:"message"`
+	// Warning marks what opm accepts but a person should see (a key
+	// written twice, a CEL rule that does not compile): a new one is a
+	// warning, not an error.
+	Warning bool `json:"warning,omitempty"`
 }
 
 // Action is what the planner does about a subscription after the merge.

@@ -57,7 +57,7 @@ func (l *loader) resolveCluster(ctx context.Context, s *side, cs *clusterState, 
 			continue
 		}
 		m := member{name: k.Name, plan: p, approval: string(p.Spec.Approval)}
-		m.req = resolver.Request{Package: p.Spec.Package, Catalog: p.Spec.Catalog.Name, Name: k.Name, Policy: resolver.Policy(p.Spec.SuccessorPolicy)}
+		m.req = resolver.Request{Package: p.Spec.Package, Catalog: p.Spec.Catalog.Name, Name: k.Name, Namespace: k.Namespace, Policy: resolver.Policy(p.Spec.SuccessorPolicy)}
 		if n := len(p.Spec.Path); n > 0 && p.Spec.Path[n-1].Channel != "" {
 			m.req.Channels = []string{p.Spec.Path[n-1].Channel}
 		}
@@ -206,7 +206,7 @@ func failure(err error) Resolved {
 func questionKey(cats []*catalog.Catalog, c v1alpha1.Cluster, reqs []resolver.Subscription) (string, error) {
 	var b strings.Builder
 	for _, cat := range cats {
-		fmt.Fprintf(&b, "%p:%d,", cat.Packages, cat.Priority)
+		fmt.Fprintf(&b, "%p:%d:%v:%q,", cat.Packages, cat.Priority, cat.Labels, cat.Namespaces)
 	}
 	fmt.Fprintf(&b, "|%s|%s|", c.KubernetesVersion, c.OpenShiftVersion)
 	data, err := json.Marshal(reqs)

@@ -13,7 +13,7 @@ func (i *Intent) Request(def Policy) resolver.Request {
 	req := resolver.Request{
 		Package: i.Package, Channels: i.Channels, VersionRange: i.VersionRange,
 		Catalog: i.Catalog, CatalogNamespace: i.CatalogNamespace, StartingCSV: i.StartingCSV,
-		Name: i.Name, Pos: i.Pos,
+		Name: i.Name, Namespace: i.Namespace, Pos: i.Pos,
 		Policy:        resolver.Policy(i.PolicyOr(def)),
 		SelfCertified: i.UpgradeConstraintPolicy == SelfCertified,
 		// A Subscription without spec.channel means the default channel to

@@ -153,6 +153,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, field string, depth int)
 				continue
 			}
 			e := reflect.New(v.Type().Elem()).Elem()
+			d.lines[field+"."+k.Value] = k.Line
 			d.decode(n.Content[i+1], e, field+"."+k.Value, depth+1)
 			m.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), e)
 		}

@@ -180,6 +180,22 @@ type Catalog struct {
 	// polls it and proposes (or commits) each new content it finds.
 	// +optional
 	Source *CatalogSource `json:"source,omitempty"`
+	// labels are the catalog's labels, which a ClusterExtension's
+	// spec.source.catalog.selector matches, as OLM v1 matches a
+	// ClusterCatalog's. Every catalog also carries
+	// olm.operatorframework.io/metadata.name: <name>, which may not be
+	// set to anything else.
+	// +optional
+	Labels map[string]string `json:"labels,omitempty"`
+	// namespaces restricts the catalog to these namespaces, as a
+	// CatalogSource in each of them would be: subscriptions (and the
+	// dependencies resolved for them) in other namespaces do not see it,
+	// and a Subscription's spec.sourceNamespace must name its own
+	// namespace. Left out, the catalog is global: every namespace sees it
+	// and spec.sourceNamespace names a global catalog namespace (olm or
+	// openshift-marketplace).
+	// +optional
+	Namespaces []string `json:"namespaces,omitempty"`
 }
 
 // ClusterFacts are the facts about a cluster that resolution depends on, as

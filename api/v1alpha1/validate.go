@@ -36,7 +36,8 @@ func (e *fieldErrors) add(field, format string, args ...any) {
 // Validate reports every problem of a RepositoryConfig as a *FieldError, joined:
 // apiVersion and kind, unique DNS-1123 catalog and cluster names, unique
 // paths relative to and inside the repository, known approval, successor
-// policy, forge type and escalation action, well-formed versions. Fields left empty for
+// policy, forge type and escalation action, well-formed versions, catalog
+// labels and namespaces as Kubernetes names them. Fields left empty for
 // SetDefaults to fill are valid.
 func (r *RepositoryConfig) Validate() error {
 	var errs fieldErrors
@@ -60,6 +61,7 @@ func (r *RepositoryConfig) Validate() error {
 		if c.Source != nil {
 			errs.source(f+".source", c.Source)
 		}
+		errs.scope(f, c)
 	}
 	names = map[string]string{}
 	for i, c := range r.Spec.Clusters {

@@ -25,10 +25,23 @@ type Config struct {
 	Bundles      []Bundle
 	Deprecations []Deprecation
 	Others       []Blob
+	// Warnings are what opm accepts without a word but a person should
+	// still see, such as a key written twice in a mapping.
+	Warnings []Warning
 }
+
+// Warning is a finding that changes no verdict: the file still reads as
+// opm reads it.
+type Warning struct {
+	Pos Pos
+	Msg string
+}
+
+func (w Warning) String() string { return w.Pos.String() + ": " + w.Msg }
 
 // Append adds every object of o to c, keeping order.
 func (c *Config) Append(o *Config) {
+	c.Warnings = append(c.Warnings, o.Warnings...)
 	c.Packages = append(c.Packages, o.Packages...)
 	c.Channels = append(c.Channels, o.Channels...)
 	c.Bundles = append(c.Bundles, o.Bundles...)

@@ -20,6 +20,9 @@ func FuzzDecode(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	for _, s := range duplicateSeeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		strictFast = true
 		defer func() { strictFast = false }()

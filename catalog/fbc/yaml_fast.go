@@ -385,7 +385,31 @@ func (p *yparser) skimMap(m, col int) ynode {
 		n.span.end = max(n.span.end, sp.end, sp.lineOff+vcol)
 	}
 	n.keys, n.vals = p.collect(kb, vb)
+	p.noDuplicateKeys(n.keys)
 	return n
+}
+
+// noDuplicateKeys sends a mapping with a key written twice to the
+// reference decoder, which keeps the last value, as opm does, and says so
+// in a warning with both lines.
+func (p *yparser) noDuplicateKeys(keys []ykey) {
+	if len(keys) > 32 {
+		seen := make(map[string]bool, len(keys))
+		for _, k := range keys {
+			if seen[k.s] {
+				p.bail("duplicate key %q", k.s)
+			}
+			seen[k.s] = true
+		}
+		return
+	}
+	for i := 1; i < len(keys); i++ {
+		for _, k := range keys[:i] {
+			if k.s == keys[i].s {
+				p.bail("duplicate key %q", k.s)
+			}
+		}
+	}
 }
 
 // parseSeq reads the block sequence whose first "-" is at column col of the

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/olmops/olmops/catalog/property"
 )
 
@@ -132,8 +134,10 @@ var smallTypes = map[string]bool{
 }
 
 // fastProperties turns the YAML values of small properties into JSON; a
-// value the converter declines stays YAML and converts on demand.
+// value the converter declines stays YAML and converts on demand, unless it
+// writes a key twice (an error: the file goes to the reference decoder).
 func fastProperties(c *Config) error {
+	dup := false
 	conv := func(props []property.Property) {
 		for i := range props {
 			pr := &props[i]
@@ -146,6 +150,8 @@ func fastProperties(c *Config) error {
 			}
 			if b, ok := yamlToJSON(raw); ok {
 				pr.Value = property.JSONValue(b)
+			} else if hasDuplicateKeys(raw) {
+				dup = true
 			}
 		}
 	}
@@ -158,7 +164,17 @@ func fastProperties(c *Config) error {
 	for i := range c.Bundles {
 		conv(c.Bundles[i].Properties)
 	}
+	if dup {
+		return errFastShape
+	}
 	return nil
+}
+
+// hasDuplicateKeys says whether a value the converter declined writes a
+// key twice: the file then goes to the reference decoder, which warns.
+func hasDuplicateKeys(raw []byte) bool {
+	var n yaml.Node
+	return yaml.Unmarshal(raw, &n) == nil && len(property.DropDuplicateKeys(&n)) > 0
 }
 
 // yamlToJSON converts a small self-contained YAML value to compact JSON

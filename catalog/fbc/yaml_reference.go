@@ -39,6 +39,10 @@ func decodeYAMLReference(path string, data []byte) (*Config, error) {
 			continue
 		}
 		n := doc.Content[0]
+		for _, d := range property.DropDuplicateKeys(n) {
+			c.Warnings = append(c.Warnings, Warning{Pos: Pos{File: path, Line: d.Line},
+				Msg: fmt.Sprintf("duplicate key %q (first at line %d); the last value is used, as opm reads it", d.Key, d.First)})
+		}
 		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 			continue
 		}

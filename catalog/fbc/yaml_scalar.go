@@ -435,6 +435,7 @@ func (f *flowParser) node() ynode {
 			}
 			if f.i < len(f.t) && f.t[f.i] == '}' {
 				f.i++
+				f.p.noDuplicateKeys(n.keys)
 				return n
 			}
 			f.p.bail("bad flow mapping")

@@ -135,8 +135,15 @@ func (v Value) JSON() ([]byte, error) {
 		}
 		return raw, nil
 	}
+	// Through a node, so that a key written twice keeps its last value,
+	// as opm reads it, where yaml.v3 alone refuses the mapping.
+	var n yaml.Node
+	if err := yaml.Unmarshal(raw, &n); err != nil {
+		return nil, err
+	}
+	DropDuplicateKeys(&n)
 	var x any
-	if err := yaml.Unmarshal(raw, &x); err != nil {
+	if err := n.Decode(&x); err != nil {
 		return nil, err
 	}
 	x, err = jsonable(x)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/resolver"
 	"github.com/olmops/olmops/review"
 )
 
@@ -25,7 +26,10 @@ func newValidateCmd(s streams) *cobra.Command {
 		Use:   "validate DIR...",
 		Short: "Validate file-based catalogs the way opm validate does",
 		Long: `Validate checks each DIR as one file-based catalog, with the rules of
-opm validate, and reports every problem with its file and line.
+opm validate, and reports every problem with its file and line. Warnings
+follow: what opm accepts without a word but a person should see (a key
+written twice, whose last value is used as opm uses it; a CEL constraint
+that does not compile). They change neither the verdict nor the exit code.
 
 Exit codes: 0 every catalog is valid, 1 problems were found, 2 usage or I/O
 error (for example a DIR that does not exist).`,
@@ -61,10 +65,10 @@ func validateRun(ctx context.Context, opts *validateOptions) error {
 			return err
 		}
 	}
-	findings := []finding{}
+	findings, warnings := []finding{}, []finding{}
 	invalid := 0
 	for _, dir := range opts.Dirs {
-		ps, err := validateDir(ctx, dir)
+		ps, ws, err := validateDir(ctx, dir)
 		if err != nil {
 			return err
 		}
@@ -74,8 +78,11 @@ func validateRun(ctx context.Context, opts *validateOptions) error {
 		for _, p := range ps {
 			findings = append(findings, toFinding(dir, p))
 		}
+		for _, w := range ws {
+			warnings = append(warnings, toFinding(dir, w))
+		}
 	}
-	if err := writeFindings(opts.Out, opts.Output, findings); err != nil {
+	if err := writeFindings(opts.Out, opts.Output, findings, warnings); err != nil {
 		return err
 	}
 	if invalid == 0 {
@@ -87,18 +94,20 @@ func validateRun(ctx context.Context, opts *validateOptions) error {
 	return errFindings
 }
 
-// validateDir returns the problems of the catalog in dir: the files that do
-// not decode, or else what Validate finds.
-func validateDir(ctx context.Context, dir string) (catalog.Problems, error) {
+// validateDir returns the problems of the catalog in dir (the files that do
+// not decode, or else what Validate finds) and its warnings: what opm
+// accepts but a person should see (keys written twice, CEL rules that do
+// not compile).
+func validateDir(ctx context.Context, dir string) (problems, warnings catalog.Problems, err error) {
 	c, err := loadCatalog(ctx, dir)
 	var ce *catalogError
 	if errors.As(err, &ce) {
-		return ce.Problems, nil
+		return ce.Problems, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return c.Validate(), nil
+	return c.Validate(), append(c.Warnings(), resolver.CheckCEL(c)...), nil
 }
 
 // toFinding points a problem without a file at its catalog directory, so
@@ -114,26 +123,35 @@ func toFinding(dir string, p catalog.Problem) finding {
 	return f
 }
 
-func writeFindings(w io.Writer, format string, fs []finding) error {
+// writeFindings writes the errors, then the warnings (which change neither
+// "valid" nor the exit code).
+func writeFindings(w io.Writer, format string, fs, warnings []finding) error {
 	switch format {
 	case "json", "yaml":
 		return encode(w, format, struct {
-			Valid  bool      `json:"valid"`
-			Errors []finding `json:"errors"`
-		}{len(fs) == 0, fs})
+			Valid    bool      `json:"valid"`
+			Errors   []finding `json:"errors"`
+			Warnings []finding `json:"warnings,omitempty"`
+		}{len(fs) == 0, fs, warnings})
 	case "github":
 		for _, f := range fs {
-			if _, err := fmt.Fprintln(w, githubAnnotation(f)); err != nil {
+			if _, err := fmt.Fprintln(w, githubAnnotation(f, review.Error)); err != nil {
+				return err
+			}
+		}
+		for _, f := range warnings {
+			if _, err := fmt.Fprintln(w, githubAnnotation(f, review.Warning)); err != nil {
 				return err
 			}
 		}
 	default:
 		for _, f := range fs {
-			loc := f.File
-			if f.Line > 0 {
-				loc += ":" + strconv.Itoa(f.Line)
+			if _, err := fmt.Fprintf(w, "%s: %s\n", findingLoc(f), f.Message); err != nil {
+				return err
 			}
-			if _, err := fmt.Fprintf(w, "%s: %s\n", loc, f.Message); err != nil {
+		}
+		for _, f := range warnings {
+			if _, err := fmt.Fprintf(w, "%s: warning: %s\n", findingLoc(f), f.Message); err != nil {
 				return err
 			}
 		}
@@ -141,9 +159,16 @@ func writeFindings(w io.Writer, format string, fs []finding) error {
 	return nil
 }
 
+func findingLoc(f finding) string {
+	if f.Line > 0 {
+		return f.File + ":" + strconv.Itoa(f.Line)
+	}
+	return f.File
+}
+
 // githubAnnotation formats a finding as a GitHub Actions workflow command.
-func githubAnnotation(f finding) string {
-	return review.Annotation{Severity: review.Error, File: f.File, Line: f.Line, Title: f.Package, Message: f.Message}.String()
+func githubAnnotation(f finding, sev review.Severity) string {
+	return review.Annotation{Severity: sev, File: f.File, Line: f.Line, Title: f.Package, Message: f.Message}.String()
 }
 
 // escapeGitHubProperty escapes a workflow command's property value.

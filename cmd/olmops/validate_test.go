@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/olmops/olmops/review"
 )
 
 func TestValidateExamples(t *testing.T) {
@@ -147,7 +149,7 @@ func TestGitHubAnnotation(t *testing.T) {
 		{finding{File: "x", Line: 1, Package: "p,q:r", Message: "a: b, c"}, "::error file=x,line=1,title=p%2Cq%3Ar::a: b, c"},
 	}
 	for _, tt := range tests {
-		if got := githubAnnotation(tt.f); got != tt.want {
+		if got := githubAnnotation(tt.f, review.Error); got != tt.want {
 			t.Errorf("githubAnnotation(%+v)\n got %s\nwant %s", tt.f, got, tt.want)
 		}
 	}
