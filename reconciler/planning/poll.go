@@ -92,10 +92,11 @@ func (r *Reconciler) poll(ctx context.Context, p *pass) *outcome {
 		prev[c.Name] = c
 	}
 	var (
-		polls  []v1alpha1.CatalogPoll
-		failed []string
-		images CatalogImages
-		now    = time.Now()
+		polls     []v1alpha1.CatalogPoll
+		failed    []string
+		images    CatalogImages
+		imagesErr error // a missing Secret fails every poll, not the pass
+		now       = time.Now()
 	)
 	for _, c := range cfg.Spec.Catalogs {
 		if c.Source == nil {
@@ -117,13 +118,13 @@ func (r *Reconciler) poll(ctx context.Context, p *pass) *outcome {
 			failed = append(failed, c.Name+": "+st.Error)
 			continue
 		}
-		if images == nil {
-			var err error
-			if images, err = r.imagesFor(ctx, p); err != nil {
-				return retry(v1alpha1.FetchFailedReason, err)
-			}
+		if images == nil && imagesErr == nil {
+			images, imagesErr = r.imagesFor(ctx, p)
 		}
-		err := r.pollOne(ctx, p, c, images, &st)
+		err := imagesErr
+		if err == nil {
+			err = r.pollOne(ctx, p, c, images, &st)
+		}
 		st.LastPollTime = &metav1.Time{Time: now}
 		if err != nil {
 			st.Error = cutMessage(p.creds.redact(err.Error()))
