@@ -99,5 +99,11 @@ const (
 )
 
 // VerifyKeySuffix ends the keys of spec.verify's Secret that hold armored
-// OpenPGP public keys, as in Flux; other keys are ignored.
+// OpenPGP public keys, as in Flux; keys ending in neither this nor
+// VerifySSHKeySuffix are ignored.
 const VerifyKeySuffix = ".asc"
+
+// VerifySSHKeySuffix ends the keys of spec.verify's Secret that hold SSH
+// public keys in authorized_keys (or git's allowed_signers) form, as in
+// Flux.
+const VerifySSHKeySuffix = ".sshpub"
