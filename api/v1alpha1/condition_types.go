@@ -51,6 +51,12 @@ const (
 	// applied until a verified commit or a new spec (Ready=False,
 	// Stalled=True).
 	VerificationFailedReason = "VerificationFailed"
+	// EscalationDeniedReason: olmops.yaml's escalation policy (at the head
+	// or at the last applied commit) is Deny, and a plan of an Automatic
+	// subscription at the head grants more than what was applied; nothing
+	// of the head is applied until a new commit (Ready=False,
+	// Stalled=True).
+	EscalationDeniedReason = "EscalationDenied"
 	// ApplyFailedReason: the API server refused an object of a plan (the
 	// message carries its reason) (Ready=False).
 	ApplyFailedReason = "ApplyFailed"
