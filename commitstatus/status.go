@@ -25,6 +25,17 @@ func Context(cluster, namespace, subscription string) string {
 // keeps the cluster from its next OpenShift minor version.
 func ClusterContext(cluster string) string { return Prefix + cluster }
 
+// HeadContext names the status the reconciler posts on a head it refused
+// to apply (its signature does not verify, its plans do not load), so that
+// the commit itself says it is not on the cluster.
+func HeadContext(cluster string) string { return Prefix + cluster + "/head" }
+
+// Refused is the description of a refused head: "not applied: " the
+// condition's reason and message, cut to gitsource.MaxStatusDescription.
+func Refused(reason, message string) string {
+	return gitsource.TruncateDescription("not applied: " + reason + ": " + message)
+}
+
 // Phase is where an operator stands on a cluster.
 type Phase string
 

@@ -281,12 +281,18 @@ func (r *Repo) Fetch(ctx context.Context) error {
 	return nil
 }
 
-// fetch runs one go-git fetch, reading at most maxFetch bytes over
-// HTTP(S) when maxFetch > 0.
+// fetch runs one go-git fetch, reading at most maxFetch bytes when
+// maxFetch > 0: counted on the wire over HTTP(S), and as the pack arrives
+// over any transport.
 func fetch(ctx context.Context, r *git.Repository, auth transport.AuthMethod, specs []config.RefSpec, maxFetch int64) error {
 	ctx, budget := withFetchBudget(ctx, maxFetch)
-	err := r.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName, RefSpecs: specs, Auth: auth, Prune: true, Tags: git.NoTags})
+	capped, err := withPackCap(r, budget)
+	if err != nil {
+		return err
+	}
+	err = capped.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName, RefSpecs: specs, Auth: auth, Prune: true, Tags: git.NoTags})
 	if tooLarge := budget.err(); tooLarge != nil {
+		removePartialPacks(r)
 		return tooLarge
 	}
 	switch {

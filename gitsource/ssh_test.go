@@ -1,6 +1,9 @@
 package gitsource_test
 
 import (
+	"crypto/rand"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,5 +45,42 @@ func TestSSHAuth(t *testing.T) {
 				t.Errorf("Resolve(main) = %v, %v; want %s", got, err, want)
 			}
 		})
+	}
+}
+
+// The fetch size cap holds over SSH too: the pack is counted as it
+// arrives from sshd, a fetch past the cap moves no ref and keeps no
+// partial pack, and a first clone past it leaves no cache. (A cap above
+// the repository is the first Open, which must succeed.)
+func TestMaxFetchSizeSSH(t *testing.T) {
+	srv := gittest.NewSSHServer(t)
+	noise := make([]byte, 200<<10)
+	rand.Read(noise)
+	t.Setenv("SSH_AUTH_SOCK", "")
+	const limit = 64 << 10
+	dir := srv.CreateRepo(t, "fleet")
+	gittest.Commit(t, dir, "main", gittest.Change{Files: map[string][]byte{"olmops.yaml": []byte("kind: Repository\n")}})
+	cache := t.TempDir()
+	opts := gitsource.Options{URL: srv.RepoURL("fleet"), CacheDir: cache, MaxFetchSize: limit,
+		Auth: gitsource.Auth{SSHKey: srv.UserKey, SSHKnownHosts: srv.KnownHosts}}
+	repo, err := gitsource.Open(t.Context(), opts)
+	if err != nil {
+		t.Fatalf("Open below the cap: %v", err)
+	}
+	before := resolve(t, repo, "main")
+	gittest.Commit(t, dir, "main", gittest.Change{Files: map[string][]byte{"big.bin": noise}})
+	checkCapped(t, repo.Fetch(t.Context()), limit, true)
+	if got := resolve(t, repo, "main"); got != before {
+		t.Errorf("main = %s after the refused fetch, want %s", got, before)
+	}
+	if partial, _ := filepath.Glob(filepath.Join(cache, "*", "objects", "pack", "tmp_pack_*")); len(partial) > 0 {
+		t.Errorf("the refused fetch left %v", partial)
+	}
+	fresh := t.TempDir()
+	opts.CacheDir = fresh
+	_, err = gitsource.Open(t.Context(), opts)
+	checkCapped(t, err, limit, true)
+	if entries, _ := os.ReadDir(fresh); len(entries) > 0 {
+		t.Errorf("a refused clone left %v in the cache", entries)
 	}
 }

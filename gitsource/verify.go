@@ -13,11 +13,41 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// KeyRing is one file of armored OpenPGP public keys, named for messages
-// (the Secret key or file it came from).
+// KeyRing is one file of trusted public keys, named for messages (the
+// Secret key or file it came from).
 type KeyRing struct {
-	Name    string
+	Name string
+	// Armored is the file's text: armored OpenPGP public keys, or for
+	// Format SSH, authorized_keys or allowed_signers lines.
 	Armored string
+	// Format says which kind of keys Armored holds.
+	Format KeyFormat
+}
+
+// KeyFormat is the kind of keys a KeyRing holds.
+type KeyFormat int
+
+const (
+	// OpenPGP key rings verify commits signed with gpg (the default).
+	OpenPGP KeyFormat = iota
+	// SSH key rings verify commits signed with gpg.format=ssh.
+	SSH
+)
+
+func (f KeyFormat) String() string {
+	if f == SSH {
+		return "SSH"
+	}
+	return "OpenPGP"
+}
+
+// KeyFormatOf tells what kind of keys text holds: OpenPGP when it is an
+// armored OpenPGP block, SSH otherwise.
+func KeyFormatOf(text string) KeyFormat {
+	if strings.Contains(text, "-----BEGIN PGP PUBLIC KEY BLOCK-----") {
+		return OpenPGP
+	}
+	return SSH
 }
 
 // UnverifiedError says why a commit's signature was not accepted: it is
@@ -42,14 +72,20 @@ type Signer struct {
 	KeyRing string
 }
 
-// ParseKeyRings checks that each key ring holds at least one OpenPGP
-// public key, so that a broken key file is reported as itself and not as
-// a commit signed by an unknown key.
+// ParseKeyRings checks that each key ring holds at least one public key
+// of its format, so that a broken key file is reported as itself and not
+// as a commit signed by an unknown key.
 func ParseKeyRings(keys []KeyRing) error {
 	if len(keys) == 0 {
-		return errors.New("no OpenPGP public keys to verify commits with")
+		return errors.New("no OpenPGP or SSH public keys to verify commits with")
 	}
 	for _, k := range keys {
+		if k.Format == SSH {
+			if _, err := parseSSHKeys(k.Armored); err != nil {
+				return fmt.Errorf("key ring %s: %w", k.Name, err)
+			}
+			continue
+		}
 		list, err := openpgp.ReadArmoredKeyRing(strings.NewReader(k.Armored))
 		if err != nil {
 			return fmt.Errorf("key ring %s: %w", k.Name, err)
@@ -61,8 +97,10 @@ func ParseKeyRings(keys []KeyRing) error {
 	return nil
 }
 
-// VerifyCommit checks that commit h carries an OpenPGP signature made by a
-// key of one of keys, and returns who signed it. A commit that does not
+// VerifyCommit checks that commit h carries an OpenPGP or SSH signature
+// made by a key of one of keys, and returns who signed it. An SSH
+// signature must be in git's namespace and is checked against the SSH
+// key rings only, an OpenPGP one against the OpenPGP key rings only. A commit that does not
 // verify is an *UnverifiedError; a key ring that does not parse, or a
 // commit that cannot be read, is another error.
 func (r *Repo) VerifyCommit(ctx context.Context, h plumbing.Hash, keys []KeyRing) (*Signer, error) {
@@ -82,13 +120,20 @@ func (r *Repo) VerifyCommit(ctx context.Context, h plumbing.Hash, keys []KeyRing
 	switch {
 	case sig == "":
 		return nil, &UnverifiedError{Commit: h, Reason: "it is not signed"}
-	case !strings.HasPrefix(sig, "-----BEGIN PGP SIGNATURE-----"):
-		// SSH and X.509 signatures share the gpgsig header; saying
-		// "unknown key" of them would send people after the wrong key.
-		return nil, &UnverifiedError{Commit: h, Reason: "its signature is not an OpenPGP signature (only OpenPGP keys are configured)"}
+	case strings.HasPrefix(sig, sshSignatureHeader):
+		return verifySSH(c, sig, keys)
+	case !strings.HasPrefix(sig, pgpSignatureHeader):
+		// X.509 signatures share the gpgsig header; saying "unknown
+		// key" of them would send people after the wrong key.
+		return nil, &UnverifiedError{Commit: h, Reason: "its signature is neither OpenPGP nor SSH (X.509 signatures are not supported)"}
 	}
 	var bad error
+	pgp := false
 	for _, k := range keys {
+		if k.Format != OpenPGP {
+			continue
+		}
+		pgp = true
 		// Each key ring is tried alone so that the signer is named with
 		// the file that vouched for it.
 		e, err := c.Verify(k.Armored)
@@ -101,6 +146,9 @@ func (r *Repo) VerifyCommit(ctx context.Context, h plumbing.Hash, keys []KeyRing
 	}
 	if bad != nil {
 		return nil, &UnverifiedError{Commit: h, Reason: "its signature does not verify: " + bad.Error()}
+	}
+	if !pgp {
+		return nil, &UnverifiedError{Commit: h, Reason: fmt.Sprintf("it is signed by OpenPGP key %s, and no OpenPGP keys are configured", issuer(sig))}
 	}
 	return nil, &UnverifiedError{Commit: h, Reason: fmt.Sprintf("it is signed by key %s, which none of the configured key rings hold", issuer(sig))}
 }

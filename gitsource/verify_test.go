@@ -27,6 +27,9 @@ func TestVerifyCommit(t *testing.T) {
 	sshSigned := rewrite(t, dir, signedGood, func(c *object.Commit) {
 		c.PGPSignature = "-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----\n"
 	})
+	x509Signed := rewrite(t, dir, signedGood, func(c *object.Commit) {
+		c.PGPSignature = "-----BEGIN SIGNED MESSAGE-----\nMIAG\n-----END SIGNED MESSAGE-----\n"
+	})
 	repo, err := gitsource.Open(t.Context(), gitsource.Options{Path: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +47,8 @@ func TestVerifyCommit(t *testing.T) {
 		{"unsigned", unsigned, rings, "it is not signed"},
 		{"signed by another key", signedOther, rings, "signed by key " + strings.ToUpper(other.PrimaryKey.KeyIdString()) + ", which none"},
 		{"signature of another content", tampered, rings, "its signature does not verify: key ring release.asc: "},
-		{"SSH signature", sshSigned, rings, "not an OpenPGP signature"},
+		{"broken SSH signature", sshSigned, rings, "its SSH signature does not parse"},
+		{"X.509 signature", x509Signed, rings, "neither OpenPGP nor SSH"},
 		{"the other key listed alone", signedGood, []gitsource.KeyRing{{Name: "mallory.asc", Armored: otherPub}}, "none of the configured key rings"},
 	}
 	for _, tt := range tests {

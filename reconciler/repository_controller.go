@@ -123,7 +123,14 @@ func (r *RepositoryReconciler) reconcile(ctx context.Context, base, obj *v1alpha
 	case err != nil:
 		return r.failed(obj, v1alpha1.VerificationFailedReason, err, redact)
 	case stall != nil:
-		return r.stalled(obj, v1alpha1.VerificationFailedReason, redact(stall.Error())), nil
+		msg := redact(stall.Error())
+		r.reportRefused(ctx, obj, src, creds, refusal{commit: commit, reason: v1alpha1.VerificationFailedReason, msg: msg})
+		return r.stalled(obj, v1alpha1.VerificationFailedReason, msg), nil
+	}
+	if denied := deniedEscalations(ctx, src, branch, obj.Spec.Cluster, commit, st.LastAppliedCommit); denied != nil {
+		msg := redact(denied.Error())
+		r.reportRefused(ctx, obj, src, creds, refusal{commit: commit, reason: v1alpha1.EscalationDeniedReason, msg: msg, trusted: true})
+		return r.stalled(obj, v1alpha1.EscalationDeniedReason, msg), nil
 	}
 	forge := func(cfg *v1alpha1.RepositoryConfig) (gitsource.Forge, error) {
 		return r.Sources.Forge(ctx, r.APIReader, obj, src, cfg, creds)
@@ -137,7 +144,9 @@ func (r *RepositoryReconciler) reconcile(ctx context.Context, base, obj *v1alpha
 	var invalid *InvalidError
 	switch {
 	case errors.As(err, &invalid):
-		return r.stalled(obj, v1alpha1.InvalidPlanReason, redact(err.Error())), nil
+		msg := redact(err.Error())
+		r.reportRefused(ctx, obj, src, creds, refusal{commit: commit, reason: v1alpha1.InvalidPlanReason, msg: msg, trusted: true})
+		return r.stalled(obj, v1alpha1.InvalidPlanReason, msg), nil
 	case err != nil:
 		return r.failed(obj, v1alpha1.ProgressingWithRetryReason, err, redact)
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 // verifyKeys reads the key rings of spec.verify's Secret: every key
-// ending in .asc, in name order.
+// ending in .asc (OpenPGP) or .sshpub (SSH), in name order.
 func verifyKeys(ctx context.Context, reader client.Reader, obj *v1alpha1.Repository) ([]gitsource.KeyRing, error) {
 	data, err := secretData(ctx, reader, obj.Namespace, obj.Spec.Verify.SecretRef.Name)
 	if err != nil {
@@ -24,8 +24,11 @@ func verifyKeys(ctx context.Context, reader client.Reader, obj *v1alpha1.Reposit
 	}
 	var keys []gitsource.KeyRing
 	for name, v := range data {
-		if strings.HasSuffix(name, v1alpha1.VerifyKeySuffix) {
-			keys = append(keys, gitsource.KeyRing{Name: name, Armored: string(v)})
+		switch {
+		case strings.HasSuffix(name, v1alpha1.VerifyKeySuffix):
+			keys = append(keys, gitsource.KeyRing{Name: name, Armored: string(v), Format: gitsource.OpenPGP})
+		case strings.HasSuffix(name, v1alpha1.VerifySSHKeySuffix):
+			keys = append(keys, gitsource.KeyRing{Name: name, Armored: string(v), Format: gitsource.SSH})
 		}
 	}
 	slices.SortFunc(keys, func(a, b gitsource.KeyRing) int { return strings.Compare(a.Name, b.Name) })
@@ -47,8 +50,8 @@ func (r *RepositoryReconciler) verify(ctx context.Context, obj *v1alpha1.Reposit
 	// A Secret without a usable key is refused, never taken as nothing
 	// to check against.
 	if err := gitsource.ParseKeyRings(keys); err != nil {
-		return fmt.Errorf("commit %s is not applied: secret %s (keys ending in %s): %w",
-			commit, obj.Spec.Verify.SecretRef.Name, v1alpha1.VerifyKeySuffix, err), nil
+		return fmt.Errorf("commit %s is not applied: secret %s (keys ending in %s or %s): %w",
+			commit, obj.Spec.Verify.SecretRef.Name, v1alpha1.VerifyKeySuffix, v1alpha1.VerifySSHKeySuffix, err), nil
 	}
 	s, err := src.VerifyCommit(ctx, commit, keys)
 	var ue *gitsource.UnverifiedError

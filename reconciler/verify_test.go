@@ -82,6 +82,25 @@ func TestVerifiedCommits(t *testing.T) {
 			t.Error("an unsigned commit's removal was applied (the ConfigMap was pruned)")
 		}
 	})
+	t.Run("SSH-signed heads", func(t *testing.T) {
+		ci, ciPub := gittest.NewSSHSigningKey(t, "ci@example.com")
+		other, _ := gittest.NewSSHSigningKey(t, "mallory@example.com")
+		keys.Data["ci.sshpub"] = []byte(ciPub)
+		if err := l.f.env.Client.Update(t.Context(), keys); err != nil {
+			t.Fatal(err)
+		}
+		gittest.SSHSignedCommit(t, l.f.dir, "main", "ssh-signed by mallory", other)
+		refused(t, "it is signed by SSH key SHA256:", signed)
+		h := gittest.SSHSignedCommit(t, l.f.dir, "main", "ssh-signed by ci", ci)
+		obj, _ := l.pass(t)
+		if got := condition(obj, v1alpha1.ReadyCondition); got != "True "+v1alpha1.SucceededReason || obj.Status.LastAppliedCommit != h {
+			t.Fatalf("Ready = %s, lastAppliedCommit %s, want True and %s", got, obj.Status.LastAppliedCommit, h)
+		}
+		if l.exists(t, &corev1.ConfigMap{}, "etcd-system", "etcd-extra") {
+			t.Error("the SSH-signed head's removal of the overlay was not applied")
+		}
+		delete(keys.Data, "ci.sshpub")
+	})
 	t.Run("a Secret without keys refuses", func(t *testing.T) {
 		delete(keys.Data, "release.asc")
 		if err := l.f.env.Client.Update(t.Context(), keys); err != nil {
@@ -90,7 +109,7 @@ func TestVerifiedCommits(t *testing.T) {
 		obj, _ := l.pass(t)
 		c := condition(obj, v1alpha1.StalledCondition)
 		if msg := obj.Status.Conditions; c != "True "+v1alpha1.VerificationFailedReason ||
-			!strings.Contains(readyMessage(obj), "secret keys (keys ending in .asc): no OpenPGP public keys") {
+			!strings.Contains(readyMessage(obj), "secret keys (keys ending in .asc or .sshpub): no OpenPGP or SSH public keys") {
 			t.Errorf("Stalled = %s, conditions %+v", c, msg)
 		}
 	})

@@ -51,6 +51,12 @@ const (
 	// applied until a verified commit or a new spec (Ready=False,
 	// Stalled=True).
 	VerificationFailedReason = "VerificationFailed"
+	// EscalationDeniedReason: olmops.yaml's escalation policy (at the head
+	// or at the last applied commit) is Deny, and a plan of an Automatic
+	// subscription at the head grants more than what was applied; nothing
+	// of the head is applied until a new commit (Ready=False,
+	// Stalled=True).
+	EscalationDeniedReason = "EscalationDenied"
 	// ApplyFailedReason: the API server refused an object of a plan (the
 	// message carries its reason) (Ready=False).
 	ApplyFailedReason = "ApplyFailed"
@@ -99,5 +105,11 @@ const (
 )
 
 // VerifyKeySuffix ends the keys of spec.verify's Secret that hold armored
-// OpenPGP public keys, as in Flux; other keys are ignored.
+// OpenPGP public keys, as in Flux; keys ending in neither this nor
+// VerifySSHKeySuffix are ignored.
 const VerifyKeySuffix = ".asc"
+
+// VerifySSHKeySuffix ends the keys of spec.verify's Secret that hold SSH
+// public keys in authorized_keys (or git's allowed_signers) form, as in
+// Flux.
+const VerifySSHKeySuffix = ".sshpub"

@@ -146,8 +146,9 @@ type VerifySpec struct {
 	// +kubebuilder:default=HEAD
 	Mode VerifyMode `json:"mode,omitempty"`
 	// secretRef names a Secret, in the Repository's namespace, whose keys
-	// ending in .asc hold armored OpenPGP public keys; a commit signed by
-	// any of them verifies.
+	// ending in .asc hold armored OpenPGP public keys and whose keys ending
+	// in .sshpub hold SSH public keys (authorized_keys lines); a commit
+	// signed by any of them verifies.
 	// +required
 	SecretRef LocalObjectReference `json:"secretRef"`
 }

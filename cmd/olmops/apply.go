@@ -58,9 +58,10 @@ one, nothing is recorded and nothing is pruned.
 of olmops.yaml; GitHub reads its token from $GITHUB_TOKEN).
 
 --verify-keys FILE (repeatable) applies the branch's head only if it is
-signed by one of the armored OpenPGP public keys in the files, as a
-Repository's spec.verify does; otherwise nothing is applied and the reason
-is printed.
+signed by one of the keys in the files, as a Repository's spec.verify
+does: a file is armored OpenPGP public keys, or SSH public keys
+(authorized_keys or allowed_signers lines, for gpg.format=ssh); otherwise
+nothing is applied and the reason is printed.
 
 Exit codes: 0 every plan installed or held; 1 a plan failed, or the head
 is not verified (its reason is printed); 2 usage, I/O or API server error.`,
@@ -80,7 +81,7 @@ is not verified (its reason is printed); 2 usage, I/O or API server error.`,
 	f.DurationVar(&opts.HealthTimeout, "health-timeout", apply.DefaultHealthTimeout, "how long a hop may take to become healthy")
 	f.BoolVar(&opts.PostStatuses, "post-statuses", false, "post commit statuses to the forge")
 	f.BoolVar(&opts.Prune, "prune", true, "delete objects that left the plans (needs a Repository to know them)")
-	f.StringArrayVar(&opts.VerifyKeys, "verify-keys", nil, "apply only a head commit signed by a key of this armored OpenPGP public key file (repeatable)")
+	f.StringArrayVar(&opts.VerifyKeys, "verify-keys", nil, "apply only a head commit signed by a key of this file: armored OpenPGP public keys, or SSH public keys (repeatable)")
 	addOutputFlag(cmd, &opts.Output, "text", "json", "yaml")
 	return cmd
 }
@@ -181,7 +182,9 @@ func verifyHead(ctx context.Context, opts *applyOptions, repo *gitsource.Repo, c
 		if err != nil {
 			return fmt.Errorf("--verify-keys: %w", err)
 		}
-		keys = append(keys, gitsource.KeyRing{Name: name, Armored: string(data)})
+		// A file says what it is by its content: SSH public keys are
+		// often named *.pub, which says nothing of the format.
+		keys = append(keys, gitsource.KeyRing{Name: name, Armored: string(data), Format: gitsource.KeyFormatOf(string(data))})
 	}
 	if err := gitsource.ParseKeyRings(keys); err != nil {
 		return fmt.Errorf("--verify-keys: %w", err)

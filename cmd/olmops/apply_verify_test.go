@@ -22,8 +22,10 @@ func TestApplyVerifyKeys(t *testing.T) {
 	release, releasePub := gittest.NewSigningKey(t, "Release")
 	mallory, _ := gittest.NewSigningKey(t, "Mallory")
 	_, sparePub := gittest.NewSigningKey(t, "Spare")
+	sshRelease, sshReleasePub := gittest.NewSSHSigningKey(t, "ci@example.com")
+	sshMallory, _ := gittest.NewSSHSigningKey(t, "mallory@example.com")
 	keyDir := t.TempDir()
-	for name, data := range map[string]string{"release.asc": releasePub, "spare.asc": sparePub, "junk.asc": "not a key"} {
+	for name, data := range map[string]string{"release.asc": releasePub, "spare.asc": sparePub, "junk.asc": "not a key", "ci.pub": sshReleasePub} {
 		if err := os.WriteFile(filepath.Join(keyDir, name), []byte(data), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -52,6 +54,10 @@ func TestApplyVerifyKeys(t *testing.T) {
 		{"key file that is no key", nil, []string{key("junk.asc")}, exitError, "--verify-keys: key ring " + key("junk.asc")},
 		{"signed head applied", func() { gittest.SignedCommit(t, dir, "main", "by release", release) },
 			[]string{key("spare.asc"), key("release.asc")}, exitOK, "signed by Release <release@example.com>"},
+		{"head SSH-signed by another key refused", func() { gittest.SSHSignedCommit(t, dir, "main", "by mallory", sshMallory) },
+			[]string{key("release.asc"), key("ci.pub")}, exitFindings, "it is signed by SSH key SHA256:"},
+		{"SSH-signed head applied", func() { gittest.SSHSignedCommit(t, dir, "main", "by ci", sshRelease) },
+			[]string{key("release.asc"), key("ci.pub")}, exitOK, "signed by ci@example.com (key SHA256:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -67,7 +67,7 @@ secret). Several deployments share Repositories and Planners out with
 	f.StringVar(&opts.WatchNamespace, "watch-namespace", "", "reconcile only Repositories and Planners of this namespace (default: all)")
 	f.StringVar(&opts.CacheDir, "cache-dir", "", "where repository clones are kept (default: the user cache folder)")
 	opts.MaxFetchSize = defaultMaxFetchSize
-	f.Var(byteSizeFlag{&opts.MaxFetchSize}, "max-fetch-size", "refuse (Stalled, FetchTooLarge) a repository whose clone or fetch over HTTP(S) reads more (a quantity: 512Mi, 2Gi; 0 means no cap)")
+	f.Var(byteSizeFlag{&opts.MaxFetchSize}, "max-fetch-size", "refuse (Stalled, FetchTooLarge) a repository whose clone or fetch (HTTP(S), SSH, git://) reads more (a quantity: 512Mi, 2Gi; 0 means no cap)")
 	f.IntVar(&opts.Concurrency, "concurrent", 4, "Repositories, and Planners, reconciled at a time")
 	f.DurationVar(&opts.Recheck, "recheck", reconciler.DefaultRecheck, "how soon a held upgrade or an unhealthy install is looked at again")
 	f.DurationVar(&opts.HealthPoll, "health-poll", 0, "pause between two health checks while waiting (default 500ms)")

@@ -2,6 +2,9 @@ package gittest
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -61,4 +64,40 @@ func SignedCommit(t testing.TB, dir, branch, message string, key *openpgp.Entity
 	// unchanged, so its worktree and index still match.
 	Git(t, dir, "fetch", "--quiet", "--update-head-ok", work, "+refs/heads/"+branch+":refs/heads/"+branch)
 	return h.String()
+}
+
+// NewSSHSigningKey makes an ed25519 SSH key with ssh-keygen for signing
+// commits in a test, and returns the private key's file and the public
+// key's authorized_keys line (commented name).
+func NewSSHSigningKey(t testing.TB, name string) (keyFile, pub string) {
+	t.Helper()
+	if _, err := exec.LookPath("ssh-keygen"); err != nil {
+		t.Skip("ssh-keygen not installed (make deps installs openssh)")
+	}
+	keyFile = filepath.Join(t.TempDir(), "id_ed25519")
+	out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", keyFile).CombinedOutput()
+	if err != nil {
+		t.Fatalf("gittest: ssh-keygen: %v: %s", err, out)
+	}
+	data, err := os.ReadFile(keyFile + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keyFile, string(data)
+}
+
+// SSHSignedCommit adds a commit that changes no file on top of branch of
+// the repository dir, signed by git itself with gpg.format=ssh and the
+// private key in keyFile (through ssh-keygen -Y sign), and returns its
+// hash.
+func SSHSignedCommit(t testing.TB, dir, branch, message, keyFile string) string {
+	t.Helper()
+	work := t.TempDir()
+	Git(t, work, "init", "--quiet", "--initial-branch="+branch)
+	Git(t, work, "fetch", "--quiet", dir, "refs/heads/"+branch)
+	Git(t, work, "checkout", "--quiet", "-B", branch, "FETCH_HEAD")
+	Git(t, work, "-c", "gpg.format=ssh", "-c", "user.signingkey="+keyFile,
+		"commit", "--quiet", "--allow-empty", "-S", "-m", message)
+	Git(t, dir, "fetch", "--quiet", "--update-head-ok", work, "+refs/heads/"+branch+":refs/heads/"+branch)
+	return strings.TrimSpace(Git(t, work, "rev-parse", "HEAD"))
 }
