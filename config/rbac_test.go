@@ -34,6 +34,9 @@ var controllerGrants = []grant{
 	{"", "events", []string{"create", "patch"}},
 	{"events.k8s.io", "events", []string{"create", "patch"}},
 	{"config.openshift.io", "clusterversions", []string{"get", "list", "watch"}},
+	// The ClusterOperator olmops: its Upgradeable condition on OpenShift.
+	{"config.openshift.io", "clusteroperators", []string{"get", "create", "patch"}},
+	{"config.openshift.io", "clusteroperators/status", []string{"patch"}},
 	// Bundles grant their operators what the controller does not hold.
 	{"rbac.authorization.k8s.io", "roles", []string{"bind", "escalate"}},
 	{"rbac.authorization.k8s.io", "clusterroles", []string{"bind", "escalate"}},

@@ -18,7 +18,9 @@
 //   - report: a commit status per subscription on the commit that carried
 //     its plan (docs/statuses.md), and the cluster-wide olmops/<cluster>
 //     status on the commit for olm.maxOpenShiftVersion, each posted only
-//     when it changed.
+//     when it changed; on OpenShift, the Upgradeable condition of the
+//     ClusterOperator olmops (Syncer.ClusterOperator), which holds a
+//     minor cluster upgrade an installed bundle does not allow.
 //
 // What a pass leaves (installed bundle, inventory) is returned as
 // api/v1alpha1.SubscriptionStatus values, which the caller persists in the

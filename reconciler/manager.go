@@ -179,6 +179,7 @@ func newReconciler(mgr manager.Manager, opts Options) (*RepositoryReconciler, er
 		Applier:          &apply.Applier{Client: direct, Reader: mgr.GetCache(), PollInterval: opts.HealthPoll},
 		Catalogs:         gitsource.NewCatalogCache(0),
 		OpenShiftVersion: (&openShift{reader: mgr.GetAPIReader()}).version,
+		ClusterOperator:  direct,
 		Metrics:          metrics,
 	}
 	return &RepositoryReconciler{

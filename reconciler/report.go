@@ -106,9 +106,12 @@ type postedStatus struct {
 
 // reportCluster posts olmops/<cluster> on the commit: whether every
 // installed operator allows the cluster's next OpenShift minor version
-// (olm.maxOpenShiftVersion). Nothing is posted for a cluster whose
-// OpenShift version is unknown.
-func (s *Syncer) reportCluster(ctx context.Context, t Target, set *planSet, results []*subResult, out *Outcome) {
+// (olm.maxOpenShiftVersion), and keeps the ClusterOperator's Upgradeable
+// condition when the Syncer has a ClusterOperator client. Nothing is
+// posted or written for a cluster whose OpenShift version is unknown.
+// The error is the ClusterOperator's write: the gate must not be
+// reported kept when it is not.
+func (s *Syncer) reportCluster(ctx context.Context, t Target, set *planSet, results []*subResult, out *Outcome) error {
 	version := set.cluster.OpenShiftVersion
 	if s.OpenShiftVersion != nil {
 		live, err := s.OpenShiftVersion(ctx)
@@ -120,10 +123,10 @@ func (s *Syncer) reportCluster(ctx context.Context, t Target, set *planSet, resu
 	}
 	next, ok := nextMinor(version)
 	if !ok {
-		return
+		return nil
 	}
 	start := time.Now()
-	blockers := s.blockers(ctx, set, results, version)
+	blockers, unknown := s.blockers(ctx, set, results, version)
 	s.Metrics.observeResolution(t.Cluster, time.Since(start))
 	st := gitsource.Status{Context: commitstatus.ClusterContext(t.Cluster), State: gitsource.StatusSuccess,
 		Description: "every installed operator allows OpenShift " + next}
@@ -132,18 +135,22 @@ func (s *Syncer) reportCluster(ctx context.Context, t Target, set *planSet, resu
 	}
 	out.ClusterStatus = &st
 	s.postStatus(ctx, t, t.Commit.String(), st)
+	if s.ClusterOperator == nil {
+		return nil
+	}
+	return keepClusterOperator(ctx, s.ClusterOperator, upgradeGate(next, blockers, unknown), time.Now())
 }
 
 // blockers lists the installed bundles whose olm.maxOpenShiftVersion is
 // below the next minor version, as "bundle (max 4.20)". A bundle its
-// catalog no longer has cannot be checked and is logged.
-func (s *Syncer) blockers(ctx context.Context, set *planSet, results []*subResult, version string) []string {
+// catalog no longer has cannot be checked: it is logged, and listed in
+// unknown as "namespace/subscription: bundle".
+func (s *Syncer) blockers(ctx context.Context, set *planSet, results []*subResult, version string) (found, unknown []string) {
 	log := logr.FromContextOrDiscard(ctx)
 	cache := s.Catalogs
 	if cache == nil {
 		cache = gitsource.NewCatalogCache(len(set.cfg.Spec.Catalogs))
 	}
-	var found []string
 	for _, r := range results {
 		p, installed := r.plan, r.status.InstalledBundle
 		if p.file == nil || installed == "" {
@@ -152,13 +159,14 @@ func (s *Syncer) blockers(ctx context.Context, set *planSet, results []*subResul
 		b, err := lookup(ctx, cache, set, p.file.Spec.Catalog.Name, p.file.Spec.Package, installed)
 		if err != nil {
 			log.Error(err, "check olm.maxOpenShiftVersion", "bundle", installed)
+			unknown = append(unknown, p.namespace+"/"+p.name+": "+installed)
 			continue
 		}
 		if _, blocks := resolver.OpenShiftBlocker(b, version); blocks {
 			found = append(found, fmt.Sprintf("%s (max %s)", b.Name, b.Props.MaxOpenShiftVersion))
 		}
 	}
-	return found
+	return found, unknown
 }
 
 // lookup finds a bundle in the named catalog of the set's commit.

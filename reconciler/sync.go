@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-logr/logr"
 	"golang.org/x/sync/errgroup"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/gitsource"
@@ -37,6 +38,11 @@ type Syncer struct {
 	// when the cluster is not OpenShift; nil, or "", falls back to the
 	// cluster's facts in the repository.
 	OpenShiftVersion func(ctx context.Context) (string, error)
+	// ClusterOperator, when set, writes the ClusterOperator olmops
+	// (ClusterOperatorName) on clusters whose OpenShift version is known:
+	// Upgradeable=False while an installed bundle's
+	// olm.maxOpenShiftVersion is below the next minor. Nil writes none.
+	ClusterOperator client.Client
 	// Concurrency bounds the plans applied at a time.
 	Concurrency int
 	// Metrics records durations and counts; nil records none.
@@ -140,7 +146,9 @@ func (s *Syncer) Sync(ctx context.Context, t Target) (*Outcome, error) {
 	})
 	s.Metrics.observeSubscriptions(t, set, out)
 	s.report(ctx, t, results)
-	s.reportCluster(ctx, t, set, results, out)
+	if err := s.reportCluster(ctx, t, set, results, out); err != nil {
+		return nil, err
+	}
 	log.V(1).Info("synced", "reason", out.Reason, "subscriptions", len(out.Subscriptions))
 	return out, nil
 }

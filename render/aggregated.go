@@ -71,11 +71,15 @@ func (r *renderer) addAbsent(o *unstructured.Unstructured) error {
 	return r.add(o)
 }
 
+// opgroupAggregationPrefix starts OLM's label aggregating a per-API role
+// into an OperatorGroup's roles.
+const opgroupAggregationPrefix = "olm.opgroup.permissions/aggregate-to-"
+
 func aggregatedRole(name, suffix, hash string, rule map[string]any) *unstructured.Unstructured {
 	o := newObject(rbacAPIVersion, "ClusterRole", "", name)
 	o.SetLabels(map[string]string{
-		"rbac.authorization.k8s.io/aggregate-to-" + suffix:                      "true",
-		fmt.Sprintf("olm.opgroup.permissions/aggregate-to-%s-%s", hash, suffix): "true",
+		"rbac.authorization.k8s.io/aggregate-to-" + suffix: "true",
+		opgroupAggregationPrefix + hash + "-" + suffix:     "true",
 	})
 	o.Object["rules"] = []any{rule}
 	return o

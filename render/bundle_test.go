@@ -138,8 +138,12 @@ func checkInvariants(t *testing.T, b *Bundle, res *Result) {
 		if i > 0 && Less(o, res.Objects[i-1]) {
 			t.Errorf("%s sorted after %s", idOf(o), idOf(res.Objects[i-1]))
 		}
-		if o.GetLabels()[PackageLabel] != b.Package {
-			t.Errorf("%s has no package label", idOf(o))
+		want := b.Package
+		if sharedAcrossPackages(o) {
+			want = "" // CRDs and their roles may be shared by packages
+		}
+		if o.GetLabels()[PackageLabel] != want {
+			t.Errorf("%s has package label %q, want %q", idOf(o), o.GetLabels()[PackageLabel], want)
 		}
 		if o.GetKind() == "ClusterServiceVersion" {
 			t.Errorf("the CSV was rendered")

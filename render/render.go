@@ -13,7 +13,9 @@ import (
 // Labels on every rendered object, so that the reconciler can find what it
 // applied for a package (inventory and prune).
 const (
-	// PackageLabel holds the package an object was rendered for.
+	// PackageLabel holds the package an object was rendered for; CRDs
+	// and their per-API ClusterRoles, which several packages may share,
+	// have none.
 	PackageLabel = "olmops.io/package"
 	// ManagedByLabel holds ManagedBy.
 	ManagedByLabel = "app.kubernetes.io/managed-by"
@@ -104,11 +106,33 @@ func Render(b *Bundle, opts Options) (*Result, error) {
 		if labels == nil {
 			labels = map[string]string{}
 		}
-		labels[PackageLabel], labels[ManagedByLabel] = r.pkg, ManagedBy
+		labels[ManagedByLabel] = ManagedBy
+		if !sharedAcrossPackages(o) {
+			labels[PackageLabel] = r.pkg
+		}
 		o.SetLabels(labels)
 	}
 	Sort(r.objs)
 	return &Result{Objects: r.objs, Warnings: r.warnings}, nil
+}
+
+// sharedAcrossPackages reports whether o may be installed by several
+// packages, as OLM lets two operators whose OperatorGroups do not
+// intersect own one CRD: a CRD, and the per-API ClusterRoles derived from
+// it. Such objects carry no package label, so that every plan renders the
+// same object and the applies of two plans do not undo each other.
+func sharedAcrossPackages(o *unstructured.Unstructured) bool {
+	switch o.GetKind() {
+	case "CustomResourceDefinition":
+		return o.GroupVersionKind().Group == "apiextensions.k8s.io"
+	case "ClusterRole":
+		for k := range o.GetLabels() {
+			if strings.HasPrefix(k, opgroupAggregationPrefix) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func newRenderer(b *Bundle, opts Options) (*renderer, error) {

@@ -11,7 +11,8 @@ import (
 // MarkAvailable plays the Deployment controller and the kubelet, which
 // envtest lacks, once: every Deployment of namespace ns ("" for all)
 // whose rollout is not yet observed gets a status with all replicas
-// updated, ready and available.
+// updated, ready and available, and the conditions the controller sets
+// once a rollout completed (kstatus reads both).
 func MarkAvailable(ctx context.Context, c client.Client, ns string) {
 	var list appsv1.DeploymentList
 	if err := c.List(ctx, &list, client.InNamespace(ns)); err != nil {
@@ -29,7 +30,10 @@ func MarkAvailable(ctx context.Context, c client.Client, ns string) {
 		d.Status = appsv1.DeploymentStatus{
 			ObservedGeneration: d.Generation, Replicas: replicas, UpdatedReplicas: replicas,
 			ReadyReplicas: replicas, AvailableReplicas: replicas,
-			Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentAvailable, Status: "True", Reason: "MinimumReplicasAvailable"}},
+			Conditions: []appsv1.DeploymentCondition{
+				{Type: appsv1.DeploymentAvailable, Status: "True", Reason: "MinimumReplicasAvailable"},
+				{Type: appsv1.DeploymentProgressing, Status: "True", Reason: "NewReplicaSetAvailable"},
+			},
 		}
 		_ = c.Status().Update(ctx, d)
 	}

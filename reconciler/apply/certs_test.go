@@ -160,16 +160,16 @@ func TestServingCertificates(t *testing.T) {
 	rollout(t, env, ns)
 	clk := &clock{now: time.Now()}
 	a := testApplier(env.Client)
-	a.Now, a.CertValidity = clk.Now, 10*time.Hour
+	// Nothing serves the APIService, so no hop becomes healthy; the
+	// certificates are in place before the health wait.
+	a.Now, a.CertValidity, a.HealthTimeout = clk.Now, 10*time.Hour, 300*time.Millisecond
 	hop := servingHop(t, ns)
 	t.Cleanup(func() { _ = env.Client.Delete(t.Context(), hop.Objects[4]) })
 	host := "demo-service." + ns + ".svc"
 
 	req := Request{Namespace: ns, Subscription: "demo", Package: "demo", Hops: []Hop{hop}}
 	res, err := a.Apply(t.Context(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	unservedAPI(t, res, err)
 	first := readServed(t, env.Client, hop, ns)
 	verifies(t, first.pair, first, host, clk.now)
 	if err := handshake(t, first.pair, first.bundles["webhook"], "other-service."+ns+".svc", clk.now); err == nil {
@@ -188,9 +188,8 @@ func TestServingCertificates(t *testing.T) {
 
 	// The same time: nothing is issued, nothing is sent.
 	req.Installed, req.Inventory = res.Installed, res.Inventory
-	if res, err = a.Apply(t.Context(), req); err != nil {
-		t.Fatal(err)
-	}
+	res, err = a.Apply(t.Context(), req)
+	unservedAPI(t, res, err)
 	if res.Applied != 0 {
 		t.Errorf("a second apply sent %d objects, want 0", res.Applied)
 	}
@@ -203,9 +202,8 @@ func TestServingCertificates(t *testing.T) {
 	// certificate while the rollout lasts.
 	clk.now = clk.now.Add(9 * time.Hour)
 	req.Installed, req.Inventory = res.Installed, res.Inventory
-	if res, err = a.Apply(t.Context(), req); err != nil {
-		t.Fatal(err)
-	}
+	res, err = a.Apply(t.Context(), req)
+	unservedAPI(t, res, err)
 	second := readServed(t, env.Client, hop, ns)
 	if bytes.Equal(second.pair.CA, first.pair.CA) || bytes.Equal(second.pair.Cert, first.pair.Cert) {
 		t.Fatal("the certificate was not rotated")
@@ -219,9 +217,8 @@ func TestServingCertificates(t *testing.T) {
 	// Once the old CA expired, the bundles drop it.
 	clk.now = clk.now.Add(2 * time.Hour)
 	req.Installed, req.Inventory = res.Installed, res.Inventory
-	if _, err = a.Apply(t.Context(), req); err != nil {
-		t.Fatal(err)
-	}
+	res, err = a.Apply(t.Context(), req)
+	unservedAPI(t, res, err)
 	third := readServed(t, env.Client, hop, ns)
 	if !bytes.Equal(third.pair.Cert, second.pair.Cert) {
 		t.Error("a fresh certificate was rotated")
@@ -230,6 +227,15 @@ func TestServingCertificates(t *testing.T) {
 		if !bytes.Equal(b, second.pair.CA) {
 			t.Errorf("the %s caBundle still trusts the expired CA", name)
 		}
+	}
+}
+
+// unservedAPI checks that the servingHop was applied and is unhealthy
+// only for its APIService, which nothing serves.
+func unservedAPI(tb testing.TB, res *Result, err error) {
+	tb.Helper()
+	if !errors.Is(err, ErrUnhealthy) || res.Phase != commitstatus.Installed || !strings.HasPrefix(res.Reason, "APIService ") {
+		tb.Fatalf("Apply = %+v, %v; want installed, unhealthy for its APIService", res, err)
 	}
 }
 

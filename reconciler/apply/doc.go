@@ -29,7 +29,9 @@
 //     CustomResourceDefinitions (then waits until Established), Namespaces,
 //     ServiceAccounts and RBAC, ConfigMaps, Secrets and Services, workloads,
 //     then the rest (OperatorConditions, webhooks, custom resources);
-//   - waits until the hop is healthy (Health), for at most HealthTimeout;
+//   - waits until the hop is healthy (Health: every object Current as
+//     kstatus computes it, APIServices Available), for at most
+//     HealthTimeout;
 //   - prunes the objects of the Inventory that the hop no longer holds, in
 //     reverse stage order with background propagation and a UID
 //     precondition, if they are still labelled as managed by olmops (the

@@ -30,7 +30,7 @@ func TestHealthTimeout(t *testing.T) {
 	if !errors.Is(err, ErrUnhealthy) || res.Phase != commitstatus.Installed || res.Healthy {
 		t.Fatalf("Apply = %+v, %v; want installed, unhealthy, ErrUnhealthy", res, err)
 	}
-	if want := "Deployment etcd-operator: rollout not observed yet (generation 1, observed 0)"; res.Reason != want {
+	if want := "Deployment etcd-operator: InProgress: Replicas: 0/1"; res.Reason != want {
 		t.Errorf("reason %q, want %q", res.Reason, want)
 	}
 	if res.Report().State() != gitsource.StatusFailure {
@@ -49,7 +49,7 @@ func TestHealthTimeout(t *testing.T) {
 	}
 	req.Installed, req.Inventory = res.Installed, res.Inventory
 	res, err = a.Apply(t.Context(), req)
-	if want := "Deployment etcd-operator: 0/1 available: Deployment does not have minimum availability."; !errors.Is(err, ErrUnhealthy) || res.Reason != want {
+	if want := "Deployment etcd-operator: InProgress: Available: 0/1: Deployment does not have minimum availability."; !errors.Is(err, ErrUnhealthy) || res.Reason != want {
 		t.Errorf("Apply = %q, %v; want %q", res.Reason, err, want)
 	}
 	if res.Applied != 0 {

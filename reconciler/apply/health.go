@@ -3,114 +3,122 @@ package apply
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/olmops/olmops/commitstatus"
 )
 
-// Health reads the Deployments and CustomResourceDefinitions among objs
-// through Reader and reports whether every Deployment is available
-// (its rollout observed, every replica updated and available, no old
-// replica left) and every CRD Established. Other kinds are healthy. objs
-// are named as applied: namespaced ones carry their namespace. The reason
-// names the first unhealthy object and its condition message; err is for
-// reads that failed.
+// Health reads every object of objs through Reader and reports whether
+// each is Current as kstatus computes it (Deployments, StatefulSets and
+// DaemonSets rolled out, CRDs Established, Services with their address,
+// generations observed, a Ready condition True where there is one), and
+// every APIService Available, which kstatus has no rule for. objs are
+// named as applied: namespaced ones carry their namespace. The reason
+// names the first object that is not Current, its status and kstatus'
+// message; err is for reads that failed.
 func (a *Applier) Health(ctx context.Context, objs []*unstructured.Unstructured) (healthy bool, reason string, err error) {
+	objs = nonNil(objs)
+	live, err := a.readHealth(ctx, objs)
+	if err != nil {
+		return false, "", err
+	}
+	left, why := pending(objs, live)
+	return len(left) == 0, why, nil
+}
+
+// readHealth reads the live copy of each of objs, nil for an object that
+// is gone or of a kind no longer served.
+func (a *Applier) readHealth(ctx context.Context, objs []*unstructured.Unstructured) ([]*unstructured.Unstructured, error) {
 	reader := a.Reader
 	if reader == nil {
 		reader = a.Client
 	}
-	for _, obj := range objs {
-		if obj == nil || !checked(obj) {
+	live := make([]*unstructured.Unstructured, len(objs))
+	for i, obj := range objs {
+		l := &unstructured.Unstructured{}
+		l.SetGroupVersionKind(obj.GroupVersionKind())
+		err := reader.Get(ctx, client.ObjectKeyFromObject(obj), l)
+		switch {
+		case apierrors.IsNotFound(err) || meta.IsNoMatchError(err):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("health of %s: %w", entryOf(obj), err)
+		}
+		live[i] = l
+	}
+	return live, nil
+}
+
+// pending returns the objects of objs whose live copy (live[i]) is not
+// healthy, in order, and the reason of the first; a nil copy is an
+// object not found.
+func pending(objs, live []*unstructured.Unstructured) (left []*unstructured.Unstructured, reason string) {
+	for i, obj := range objs {
+		ok, why := false, obj.GetKind()+" "+obj.GetName()+": not found"
+		if live[i] != nil {
+			ok, why = healthOf(live[i])
+		}
+		if ok {
 			continue
 		}
-		live := &unstructured.Unstructured{}
-		live.SetGroupVersionKind(obj.GroupVersionKind())
-		err := reader.Get(ctx, client.ObjectKeyFromObject(obj), live)
-		if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
-			return false, obj.GetKind() + " " + obj.GetName() + ": not found", nil
+		if reason == "" {
+			reason = why
 		}
-		if err != nil {
-			return false, "", fmt.Errorf("health of %s: %w", entryOf(obj), err)
-		}
-		if ok, why := healthOf(live); !ok {
-			return false, why, nil
-		}
+		left = append(left, obj)
 	}
-	return true, "", nil
+	return left, reason
 }
 
-func checked(obj *unstructured.Unstructured) bool {
-	gk := obj.GroupVersionKind().GroupKind()
-	return gk == deploymentGK || gk == crdGK
-}
+var apiServiceGK = schema.GroupKind{Group: "apiregistration.k8s.io", Kind: "APIService"}
 
-// healthOf judges one live object of a kind Health checks; the rest are
-// healthy.
+// healthOf judges one live object: healthy when kstatus says Current.
+// The reason is "Kind name: Status: message", with the message of a
+// failing condition added when kstatus' own does not carry it (a
+// Deployment's quota error, say).
 func healthOf(live *unstructured.Unstructured) (bool, string) {
-	if !checked(live) {
+	name := live.GetKind() + " " + live.GetName()
+	res, err := compute(live)
+	if err != nil {
+		return false, name + ": " + err.Error()
+	}
+	if res.Status == kstatus.CurrentStatus {
 		return true, ""
 	}
-	name := live.GetKind() + " " + live.GetName()
-	if live.GetDeletionTimestamp() != nil {
-		return false, name + ": being deleted"
+	why := name + ": " + res.Status.String()
+	if res.Message != "" {
+		why += ": " + res.Message
 	}
-	switch live.GroupVersionKind().GroupKind() {
-	case deploymentGK:
-		if why := deploymentProgress(live); why != "" {
-			return false, name + ": " + why + conditionMessage(live, "Available", "Progressing", "ReplicaFailure")
-		}
-	case crdGK:
-		if c := condition(live, "Established"); c["status"] != "True" {
-			return false, name + ": not established" + conditionMessage(live, "NamesAccepted", "Established")
-		}
+	if msg := failingCondition(live); msg != "" && !strings.Contains(why, msg) {
+		why += ": " + msg
 	}
-	return true, ""
+	return false, why
 }
 
-// deploymentProgress says what a Deployment's rollout still waits for,
-// the way kubectl rollout status does; "" when it is available.
-func deploymentProgress(d *unstructured.Unstructured) string {
-	replicas, found := number(d.Object, "spec", "replicas")
-	if !found {
-		replicas = 1
+// compute is kstatus.Compute, with APIServices Current only once the
+// aggregator found their backend Available: kstatus would call them
+// Current as soon as they exist.
+func compute(live *unstructured.Unstructured) (*kstatus.Result, error) {
+	if live.GroupVersionKind().GroupKind() != apiServiceGK || live.GetDeletionTimestamp() != nil {
+		return kstatus.Compute(live)
 	}
-	status := func(f string) int64 {
-		v, _ := number(d.Object, "status", f)
-		return v
+	c := condition(live, "Available")
+	if c["status"] == "True" {
+		return &kstatus.Result{Status: kstatus.CurrentStatus}, nil
 	}
-	generation, _ := number(d.Object, "metadata", "generation")
-	switch observed, updated := status("observedGeneration"), status("updatedReplicas"); {
-	case observed < generation:
-		return fmt.Sprintf("rollout not observed yet (generation %d, observed %d)", generation, observed)
-	case updated < replicas:
-		return fmt.Sprintf("%d/%d replicas updated", updated, replicas)
-	case status("replicas") > updated:
-		return fmt.Sprintf("%d old replicas pending termination", status("replicas")-updated)
-	case status("availableReplicas") < updated:
-		return fmt.Sprintf("%d/%d available", status("availableReplicas"), updated)
+	msg, _ := c["message"].(string)
+	if r, _ := c["reason"].(string); r != "" {
+		msg = strings.TrimSuffix(r+": "+msg, ": ")
 	}
-	return ""
-}
-
-// number reads an integer field, whether it was decoded from JSON by
-// apimachinery (int64) or by a plain decoder (float64).
-func number(obj map[string]any, fields ...string) (int64, bool) {
-	v, found, _ := unstructured.NestedFieldNoCopy(obj, fields...)
-	switch n := v.(type) {
-	case int64:
-		return n, found
-	case int:
-		return int64(n), found
-	case float64:
-		return int64(n), found
-	}
-	return 0, false
+	return &kstatus.Result{Status: kstatus.InProgressStatus, Message: "not Available" + strings.TrimSuffix(": "+msg, ": ")}, nil
 }
 
 // condition returns the status condition of type t, nil when absent.
@@ -124,16 +132,18 @@ func condition(obj *unstructured.Unstructured, t string) map[string]any {
 	return nil
 }
 
-// conditionMessage is ": message" of the first of types whose status is
-// not True, "" when none is.
-func conditionMessage(obj *unstructured.Unstructured, types ...string) string {
-	for _, t := range types {
-		c := condition(obj, t)
-		want := "True"
-		if t == "ReplicaFailure" {
-			want = "False"
-		}
-		if c == nil || c["status"] == want {
+// failingConditions are the workload conditions whose message says why a
+// rollout does not progress, with the status that means trouble.
+var failingConditions = []struct{ typ, status string }{
+	{"ReplicaFailure", "True"}, {"Available", "False"}, {"Progressing", "False"},
+}
+
+// failingCondition is the message (or reason) of the first failing
+// condition of obj, "" when none fails.
+func failingCondition(obj *unstructured.Unstructured) string {
+	for _, f := range failingConditions {
+		c := condition(obj, f.typ)
+		if c == nil || c["status"] != f.status {
 			continue
 		}
 		msg, _ := c["message"].(string)
@@ -141,41 +151,38 @@ func conditionMessage(obj *unstructured.Unstructured, types ...string) string {
 			msg, _ = c["reason"].(string)
 		}
 		if msg != "" {
-			return ": " + msg
+			return msg
 		}
 	}
 	return ""
 }
 
-// allHealthy judges objects already read, so that a hop whose apply
-// responses show it healthy needs no further read.
-func allHealthy(live []*unstructured.Unstructured) bool {
-	for _, l := range live {
-		if l == nil {
-			return false
-		}
-		if ok, _ := healthOf(l); !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// wait polls Health until objs are healthy or timeout passes; healthy is
-// then false and reason the last one seen.
+// wait polls until objs are healthy or timeout passes; healthy is then
+// false and reason the last one seen. objs are first judged as given (the
+// apply responses), so that a hop already healthy needs no read, and only
+// the objects not yet healthy are read again.
 func (a *Applier) wait(ctx context.Context, objs []*unstructured.Unstructured, timeout time.Duration) (healthy bool, reason string, err error) {
-	if allHealthy(objs) {
+	objs = nonNil(objs)
+	left, reason := pending(objs, objs)
+	if len(left) == 0 {
 		return true, "", nil
 	}
 	timedOut, err := poll(ctx, a.PollInterval, timeout, func(ctx context.Context) (bool, error) {
-		var err error
-		healthy, reason, err = a.Health(ctx, objs)
-		return healthy, err
+		live, err := a.readHealth(ctx, left)
+		if err != nil {
+			return false, err
+		}
+		left, reason = pending(left, live)
+		return len(left) == 0, nil
 	})
 	if timedOut {
 		return false, reason, nil
 	}
-	return healthy, reason, err
+	return len(left) == 0, reason, err
+}
+
+func nonNil(objs []*unstructured.Unstructured) []*unstructured.Unstructured {
+	return slices.DeleteFunc(slices.Clone(objs), func(o *unstructured.Unstructured) bool { return o == nil })
 }
 
 // firstPoll is the first pause of poll, which doubles up to the

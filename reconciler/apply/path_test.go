@@ -157,7 +157,7 @@ func TestTwoHops(t *testing.T) {
 	if !errors.Is(err, ErrUnhealthy) {
 		t.Fatalf("error %v, want ErrUnhealthy", err)
 	}
-	want := "etcdoperator.v0.9.2 installed · unhealthy: Deployment etcd-operator: rollout not observed yet (generation 1, observed 0)"
+	want := "etcdoperator.v0.9.2 installed · unhealthy: Deployment etcd-operator: InProgress: Replicas: 0/1"
 	if res.Hop != 1 || res.Hops != 2 || res.Installed != "etcdoperator.v0.9.2" || res.Report().Description() != want {
 		t.Errorf("result %+v, report %q; want hop 1/2 and %q", res, res.Report().Description(), want)
 	}
