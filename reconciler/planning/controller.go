@@ -135,6 +135,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.APIReader.Get(ctx, req.NamespacedName, obj); err != nil {
 		if apierrors.IsNotFound(err) {
 			r.backoff().Forget(req)
+			r.Metrics.observeReady(req.String(), false, true)
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
@@ -162,6 +163,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	// ran out of time still says so.
 	res := r.record(ctx, p, out)
 	r.Metrics.observePass(out.result, time.Since(start))
+	logPass(ctx, p, out, time.Since(start), res.RequeueAfter)
+	r.Metrics.observeReady(req.String(), meta.IsStatusConditionTrue(obj.Status.Conditions, v1alpha1.ReadyCondition), false)
 	if err := r.patchStatus(ctx, p.base, obj); err != nil {
 		return res, err
 	}
