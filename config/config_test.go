@@ -29,7 +29,7 @@ import (
 const namespace = "olmops-system"
 
 // kustomizations are every buildable folder of config/.
-var kustomizations = []string{"crd", "olm-crds", "rbac", "manager", "default", "samples", "sharding", "sharding/shard1"}
+var kustomizations = []string{"crd", "olm-crds", "rbac", "manager", "default", "samples", "sharding", "sharding/shard1", "prometheus"}
 
 // clusterScoped are the kinds in config/ that have no namespace.
 var clusterScoped = map[string]bool{

@@ -142,7 +142,7 @@ func (c *CatalogCache) forget(e *cacheEntry) {
 }
 
 func load(ctx context.Context, snap *Snapshot, key cacheKey) (*catalog.Catalog, error) {
-	logr.FromContextOrDiscard(ctx).V(1).Info("loading catalog", "name", key.name, "dir", key.dir, "tree", key.tree.String())
+	logr.FromContextOrDiscard(ctx).V(1).Info("loading catalog", "catalog", key.name, "dir", key.dir, "tree", key.tree.String())
 	fsys, err := fs.Sub(snap.FS(), key.dir)
 	if err != nil {
 		return nil, fmt.Errorf("gitsource: catalog %s: %w", key.name, err)

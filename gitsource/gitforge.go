@@ -193,7 +193,7 @@ func (f *GitForge) Close(ctx context.Context, p *Proposal, comment string) error
 	if err := checkHead(p.Head); err != nil {
 		return fmt.Errorf("gitsource: close %s: %w", p.Head, err)
 	}
-	logr.FromContextOrDiscard(ctx).Info("closing proposal", "head", p.Head, "comment", comment)
+	logr.FromContextOrDiscard(ctx).V(1).Info("closing proposal", "head", p.Head, "comment", comment)
 	return f.write(ctx, func(ctx context.Context) error {
 		return f.repo.DeleteRef(ctx, branchRef(p.Head))
 	})

@@ -36,7 +36,7 @@ func lockFile(ctx context.Context, path string) (*os.File, error) {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		if !logged {
-			logr.FromContextOrDiscard(ctx).Info("waiting for another olmops using the same cache clone", "lock", path)
+			logr.FromContextOrDiscard(ctx).V(1).Info("waiting for another olmops using the same cache clone", "lock", path)
 			logged = true
 		}
 		t := time.NewTimer(lockPoll)

@@ -44,7 +44,7 @@ func (p *Planner) foreign(ctx context.Context, base, head plumbing.Hash) ([]stri
 func (p *Planner) holdForeign(ctx context.Context, pr *plan.Proposal, existing []gitsource.Proposal, foreign []string, head plumbing.Hash) ([]PlanReport, error) {
 	note := fmt.Sprintf("branch %s has commits olmops did not make (%s): olmops leaves it alone until they are gone or the proposal is closed",
 		pr.Branch(), strings.Join(foreign, ", "))
-	logr.FromContextOrDiscard(ctx).Info("proposal branch has foreign commits: left alone", "proposal", pr.Branch(), "commits", foreign)
+	logr.FromContextOrDiscard(ctx).V(1).Info("proposal branch has foreign commits: left alone", "proposal", pr.Branch(), "commits", foreign)
 	open := gitsource.OpenProposal(existing)
 	if c, ok := p.forge.(gitsource.Commenter); ok && open != nil {
 		err := gitsource.CommentOnce(ctx, c, open, handsOffMarker, func() (string, error) {

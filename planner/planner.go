@@ -246,7 +246,7 @@ func (p *Planner) branch(ctx context.Context, repo *v1alpha1.RepositoryConfig, t
 		if err != nil {
 			cr.Err, cr.Error = err, err.Error()
 			report.Clusters = append(report.Clusters, cr)
-			log.Info("cluster not planned", "cluster", c.Name, "error", err.Error())
+			log.Error(err, "cluster not planned", "cluster", c.Name)
 			continue
 		}
 		cr.Findings, cr.Holds = res.Findings, res.Holds

@@ -161,7 +161,7 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 	if err := p.forge.SetStatus(ctx, head.String(), upgradeable(pr, st, prop)); err != nil {
 		return nil, err
 	}
-	log.Info("proposed", "to", to, "commit", head.String())
+	log.V(1).Info("proposed", "to", to, "commit", head.String())
 	return p.planReports(pr, ActionProposed, head.String(), prop), nil
 }
 

@@ -29,8 +29,13 @@ func (s *Syncer) inventory(id string, prev v1alpha1.SubscriptionStatus) apply.In
 	if ok && slices.Equal(refs(mem), prev.Inventory) {
 		return mem
 	}
-	inv := make(apply.Inventory, 0, len(prev.Inventory))
-	for _, s := range prev.Inventory {
+	return parseInventory(prev.Inventory)
+}
+
+// parseInventory reads an inventory from a status, without digests.
+func parseInventory(status []string) apply.Inventory {
+	inv := make(apply.Inventory, 0, len(status))
+	for _, s := range status {
 		r, err := v1alpha1.ParseObjectRef(s)
 		if err != nil {
 			continue

@@ -20,11 +20,14 @@ type Metrics struct {
 	apply      *prometheus.HistogramVec
 	applied    *prometheus.CounterVec
 	info       *prometheus.GaugeVec
+	ready      *prometheus.GaugeVec
 
 	mu sync.Mutex
 	// series is the info labels last set per subscription, so a change
 	// replaces the old series instead of leaving it behind.
 	series map[string]prometheus.Labels
+	// readySeries is the ready labels last set per Repository.
+	readySeries map[string]prometheus.Labels
 }
 
 // NewMetrics creates the metrics and registers them with reg.
@@ -48,7 +51,12 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "olmops_subscription_info",
 			Help: "One series per subscription with a plan: its installed bundle and version, its target and phase. Always 1.",
 		}, []string{"repository", "cluster", "namespace", "subscription", "package", "installed", "version", "target", "phase"}),
-		series: map[string]prometheus.Labels{},
+		ready: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "olmops_repository_ready",
+			Help: "1 when the Repository's Ready condition is True after its last pass, else 0 (alerts: not Ready for 15 minutes).",
+		}, []string{"repository", "cluster"}),
+		series:      map[string]prometheus.Labels{},
+		readySeries: map[string]prometheus.Labels{},
 	}
 	var err error
 	if m.resolution, err = register(reg, m.resolution); err != nil {
@@ -61,6 +69,9 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		return nil, err
 	}
 	if m.info, err = register(reg, m.info); err != nil {
+		return nil, err
+	}
+	if m.ready, err = register(reg, m.ready); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -130,13 +141,37 @@ func (m *Metrics) observeSubscriptions(t Target, set *planSet, out *Outcome) {
 	}
 }
 
-// forget deletes the info series of a Repository that is gone.
+// observeReady sets the Repository's ready series, replacing the one of
+// another cluster when spec.cluster changed.
+func (m *Metrics) observeReady(id, cluster string, ready bool) {
+	if m == nil {
+		return
+	}
+	l := prometheus.Labels{"repository": id, "cluster": cluster}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if old, ok := m.readySeries[id]; ok && !maps.Equal(old, l) {
+		m.ready.Delete(old)
+	}
+	m.readySeries[id] = l
+	v := 0.0
+	if ready {
+		v = 1
+	}
+	m.ready.With(l).Set(v)
+}
+
+// forget deletes the series of a Repository that is gone.
 func (m *Metrics) forget(id string) {
 	if m == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if l, ok := m.readySeries[id]; ok {
+		m.ready.Delete(l)
+		delete(m.readySeries, id)
+	}
 	for k, l := range m.series {
 		if l["repository"] == id {
 			m.info.Delete(l)

@@ -105,7 +105,7 @@ func (s *Syncer) bundles(ctx context.Context, set *planSet) []*catalog.Bundle {
 		}
 		b, err := lookup(ctx, cache, set, p.file.Spec.Catalog.Name, p.file.Spec.Package, p.file.Spec.To.Name)
 		if err != nil {
-			logr.FromContextOrDiscard(ctx).Info("requirements unknown: ordered by spec.dependencies only", "plan", p.dir, "reason", err.Error())
+			logr.FromContextOrDiscard(ctx).V(1).Info("requirements unknown: ordered by spec.dependencies only", "plan", p.dir, "reason", err.Error())
 			continue
 		}
 		out[i] = b

@@ -13,14 +13,7 @@ import (
 // A subscription whose objects could not all be deleted stays in the
 // Outcome as Failed, with what is left, so the next pass tries again.
 func (s *Syncer) remove(ctx context.Context, t Target, set *planSet, out *Outcome) error {
-	planned := map[[2]string]bool{}
-	for _, p := range set.plans {
-		planned[[2]string{p.namespace, p.name}] = true
-	}
-	for _, prev := range t.Previous {
-		if planned[[2]string{prev.Namespace, prev.Name}] {
-			continue
-		}
+	for _, prev := range leftBranch(set, t.Previous) {
 		sub := prev.Namespace + "/" + prev.Name
 		if !t.Prune || len(prev.Inventory) == 0 {
 			s.remember(t.ID, prev.Namespace, prev.Name, nil)
@@ -34,6 +27,7 @@ func (s *Syncer) remove(ctx context.Context, t Target, set *planSet, out *Outcom
 		}
 		left := refs(res.Inventory)
 		if err == nil {
+			out.Removed++
 			s.remember(t.ID, prev.Namespace, prev.Name, nil)
 			t.event(false, "Removed", fmt.Sprintf("%s: its plan left the branch; %d objects deleted, %d kept (CustomResourceDefinitions)", sub, res.Pruned, len(left)))
 			continue
@@ -49,4 +43,20 @@ func (s *Syncer) remove(ctx context.Context, t Target, set *planSet, out *Outcom
 		}
 	}
 	return nil
+}
+
+// leftBranch are the subscriptions of the previous pass whose plan is no
+// longer on the branch.
+func leftBranch(set *planSet, previous []v1alpha1.SubscriptionStatus) []v1alpha1.SubscriptionStatus {
+	planned := map[[2]string]bool{}
+	for _, p := range set.plans {
+		planned[[2]string{p.namespace, p.name}] = true
+	}
+	var out []v1alpha1.SubscriptionStatus
+	for _, prev := range previous {
+		if !planned[[2]string{prev.Namespace, prev.Name}] {
+			out = append(out, prev)
+		}
+	}
+	return out
 }

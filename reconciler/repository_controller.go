@@ -85,16 +85,21 @@ func (r *RepositoryReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 	if at := request.Of(obj); at != "" {
 		obj.Status.LastHandledReconcileAt = at
 	}
-	res, err := r.reconcile(ctx, base, obj)
+	start := time.Now()
+	var out *Outcome
+	res, err := r.reconcile(ctx, base, obj, &out)
 	if perr := r.patchStatus(ctx, base, obj); perr != nil {
 		err = errors.Join(err, perr)
 	}
+	logPass(ctx, obj, out, err, time.Since(start), res.RequeueAfter)
+	r.Syncer.Metrics.observeReady(req.String(), obj.Spec.Cluster, meta.IsStatusConditionTrue(obj.Status.Conditions, v1alpha1.ReadyCondition))
 	return res, err
 }
 
-// reconcile is the steps; it records each outcome in obj's status. base is
-// what the API server holds, which the final status patch is made against.
-func (r *RepositoryReconciler) reconcile(ctx context.Context, base, obj *v1alpha1.Repository) (ctrl.Result, error) {
+// reconcile is the steps; it records each outcome in obj's status, and in
+// *synced the sync's when one ran. base is what the API server holds,
+// which the final status patch is made against.
+func (r *RepositoryReconciler) reconcile(ctx context.Context, base, obj *v1alpha1.Repository, synced **Outcome) (ctrl.Result, error) {
 	st := &obj.Status
 	creds, err := r.Sources.Credentials(ctx, r.APIReader, obj)
 	redact := creds.Redact
@@ -150,6 +155,7 @@ func (r *RepositoryReconciler) reconcile(ctx context.Context, base, obj *v1alpha
 	case err != nil:
 		return r.failed(obj, v1alpha1.ProgressingWithRetryReason, err, redact)
 	}
+	*synced = out
 	r.record(obj, commit, out, redact)
 	return ctrl.Result{RequeueAfter: r.requeue(obj, out.Waiting)}, nil
 }

@@ -24,6 +24,8 @@ type subResult struct {
 	reason string
 	// report is its commit status.
 	report commitstatus.Report
+	// changed is true when the apply created, updated or pruned objects.
+	changed bool
 }
 
 // applyOne applies one plan from where the previous pass left it. The
@@ -49,7 +51,7 @@ func (s *Syncer) applyOne(ctx context.Context, t Target, p *loadedPlan) (*subRes
 		return nil, err
 	}
 	s.Metrics.observeApply(t.Cluster, res, time.Since(start))
-	r := &subResult{plan: p, report: res.Report(), status: v1alpha1.SubscriptionStatus{
+	r := &subResult{plan: p, report: res.Report(), changed: res.Applied+res.Pruned > 0, status: v1alpha1.SubscriptionStatus{
 		Namespace: p.namespace, Name: p.name,
 		InstalledBundle: res.Installed, TargetBundle: p.file.Spec.To.Name,
 		Hop: int32(res.Hop), Hops: int32(res.Hops), Healthy: res.Healthy,

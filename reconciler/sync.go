@@ -119,6 +119,12 @@ type Outcome struct {
 	// every installed operator allow the next OpenShift minor version?
 	// Nil when the cluster's OpenShift version is unknown.
 	ClusterStatus *gitsource.Status `json:"clusterStatus,omitempty"`
+	// Changed counts the plans whose apply changed the cluster (an object
+	// created, updated or pruned), Removed the subscriptions whose plan
+	// left the branch and whose objects were deleted: what the pass's log
+	// line reports.
+	Changed int `json:"changed"`
+	Removed int `json:"removed"`
 }
 
 // Sync applies the target's plans and reports them. The error is for
@@ -126,7 +132,9 @@ type Outcome struct {
 // Outcome is then nil, and nothing was posted for the subscriptions it
 // did not reach. Failures of a plan itself are in the Outcome.
 func (s *Syncer) Sync(ctx context.Context, t Target) (*Outcome, error) {
-	log := logr.FromContextOrDiscard(ctx).WithValues("cluster", t.Cluster, "commit", t.Commit.String()[:12])
+	// "head", not "commit": the statuses posted below name the commit
+	// they go on, and a JSON log must not carry a key twice.
+	log := logr.FromContextOrDiscard(ctx).WithValues("cluster", t.Cluster, "head", t.Commit.String()[:12])
 	ctx = logr.NewContext(ctx, log)
 	set, err := loadPlans(ctx, t)
 	if err != nil {
@@ -237,6 +245,9 @@ func outcome(results []*subResult) *Outcome {
 	for _, r := range results {
 		st := r.status
 		out.Subscriptions = append(out.Subscriptions, st)
+		if r.changed {
+			out.Changed++
+		}
 		if severity(r.reason) > severity(out.Reason) {
 			out.Reason = r.reason
 		}

@@ -28,6 +28,7 @@ type catalogImportOptions struct {
 	GitCacheDir string
 	Timeout     time.Duration
 	Push        bool
+	Verbose     bool
 }
 
 func newCatalogImportCmd(s streams) *cobra.Command {
@@ -40,8 +41,10 @@ keeps the packages named with --package (all when none is), validates them and
 writes them into the repository folder --into, one <package>/catalog.yaml each,
 in a stable order so that the diff of a re-import shows exactly which bundles
 and edges appeared. The folder's previous content is replaced at once; nothing
-is written when the catalog is invalid. The summary lists new (+), removed (-)
-and rebuilt (~: same version, new content) bundles and channel-head moves.
+is written when the catalog is invalid. The summary counts new, removed and
+rebuilt (same version, new content) bundles and channel-head moves; with -v
+it lists them: new (+), removed (-), rebuilt (~), and each head move. On a
+terminal, standard error shows the pull while it runs.
 When olmops.yaml lists catalogs but not this folder, the import adds it there,
 or refuses with the lines to add.
 
@@ -73,6 +76,7 @@ I/O error.`,
 	f.StringVar(&opts.CacheDir, "cache-dir", "", "image cache (default: olmops/images in the user cache directory)")
 	f.StringVar(&opts.GitCacheDir, "git-cache-dir", "", "where a --repo URL is cloned (default: olmops/git in the user cache directory)")
 	f.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "time allowed for pulling the image")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "list every new, removed and rebuilt bundle and each channel-head move, not only their counts")
 	f.BoolVar(&opts.Push, "push", false, "propose the import instead of writing it: a commit on olmops/import/NAME, pushed, and a pull request through the forge")
 	return cmd
 }
@@ -102,7 +106,9 @@ func catalogImportRun(ctx context.Context, opts *catalogImportOptions) error {
 			Forge: func(r *v1alpha1.RepositoryConfig) (gitsource.Forge, error) { return forgeFor(ctx, r) },
 		}
 	}
+	done := progress(opts.Err, "pulling %s", opts.Image)
 	sum, err := catalogimport.Run(ctx, run)
+	done()
 	if invalid := (*catalogimport.InvalidError)(nil); errors.As(err, &invalid) {
 		return invalidImport{invalid}
 	}
@@ -112,7 +118,7 @@ func catalogImportRun(ctx context.Context, opts *catalogImportOptions) error {
 	for _, w := range sum.Warnings {
 		fmt.Fprintf(opts.Err, "olmops: %s\n", w)
 	}
-	return writeImportSummary(opts.Out, opts.Output, sum)
+	return writeImportSummary(opts.Out, opts.Output, sum, opts.Verbose)
 }
 
 // invalidImport maps an invalid catalog to the findings exit code.
@@ -120,24 +126,19 @@ type invalidImport struct{ *catalogimport.InvalidError }
 
 func (e invalidImport) Is(target error) bool { return target == errFindings }
 
-// writeImportSummary prints what an import changed, as text or JSON.
-func writeImportSummary(w io.Writer, format string, s *catalogimport.Summary) error {
+// writeImportSummary prints what an import changed, as text or JSON. The
+// text counts the changes, and lists them when verbose: a full catalog
+// adds thousands of bundles, which no one reads on a terminal.
+func writeImportSummary(w io.Writer, format string, s *catalogimport.Summary, verbose bool) error {
 	if structured(format) {
 		return encode(w, format, s)
 	}
 	var b strings.Builder
 	b.WriteString(s.Title() + "\n")
-	for _, x := range s.NewBundles {
-		b.WriteString("  + " + x.String() + "\n")
-	}
-	for _, x := range s.RemovedBundles {
-		b.WriteString("  - " + x.String() + "\n")
-	}
-	for _, x := range s.RebuiltBundles {
-		b.WriteString("  ~ " + x.String() + "\n")
-	}
-	for _, h := range s.HeadMoves {
-		b.WriteString("  " + h.String() + "\n")
+	if verbose {
+		writeImportChanges(&b, s)
+	} else {
+		b.WriteString(importCounts(s))
 	}
 	verb := "wrote"
 	switch {
@@ -155,4 +156,40 @@ func writeImportSummary(w io.Writer, format string, s *catalogimport.Summary) er
 	fmt.Fprintf(&b, "%s %s (%d package(s)) from %s@%s\n", verb, s.Dir, len(s.Packages), s.Image, s.Digest)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// importCounts is the one line that sums an import up, or "" when it
+// changed no bundle and moved no head.
+func importCounts(s *catalogimport.Summary) string {
+	n := len(s.NewBundles) + len(s.RemovedBundles) + len(s.RebuiltBundles) + len(s.HeadMoves)
+	if n == 0 {
+		return ""
+	}
+	pkgs := map[string]bool{}
+	for _, l := range [][]catalogimport.BundleChange{s.NewBundles, s.RemovedBundles, s.RebuiltBundles} {
+		for _, x := range l {
+			pkgs[x.Package] = true
+		}
+	}
+	for _, h := range s.HeadMoves {
+		pkgs[h.Package] = true
+	}
+	return fmt.Sprintf("  bundles: %d new, %d removed, %d rebuilt; %d channel head(s) moved; in %d package(s) (-v lists them)\n",
+		len(s.NewBundles), len(s.RemovedBundles), len(s.RebuiltBundles), len(s.HeadMoves), len(pkgs))
+}
+
+// writeImportChanges lists every bundle change and head move.
+func writeImportChanges(b *strings.Builder, s *catalogimport.Summary) {
+	for _, x := range s.NewBundles {
+		b.WriteString("  + " + x.String() + "\n")
+	}
+	for _, x := range s.RemovedBundles {
+		b.WriteString("  - " + x.String() + "\n")
+	}
+	for _, x := range s.RebuiltBundles {
+		b.WriteString("  ~ " + x.String() + "\n")
+	}
+	for _, h := range s.HeadMoves {
+		b.WriteString("  " + h.String() + "\n")
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -25,10 +26,19 @@ func TestCatalogImportCLI(t *testing.T) {
 	reg.Push(t, ref, ocitest.CatalogImage(t, os.DirFS(examplesDir+"/catalogs/operatorhub")))
 	repo, cache := t.TempDir(), t.TempDir()
 
+	// Counted, not listed, and nothing on a standard error that is no
+	// terminal.
 	out, stderr, code := runCLI(t, importArgs(ref, repo, cache)...)
-	if code != exitOK || !strings.HasPrefix(out, "catalog operatorhub: etcd 0.10.0, memcached-operator 0.0.1 available\n  + etcd ") ||
+	if code != exitOK || !strings.HasPrefix(out, "catalog operatorhub: etcd 0.10.0, memcached-operator 0.0.1 available\n  bundles: ") ||
+		!regexp.MustCompile(`\n  bundles: [1-9]\d* new, 0 removed, 0 rebuilt; \d+ channel head\(s\) moved; in 2 package\(s\)`).MatchString(out) ||
+		strings.Contains(out, "\n  + ") || stderr != "" ||
 		!strings.Contains(out, "\nwrote catalogs/operatorhub (2 package(s)) from "+ref+"@sha256:") {
 		t.Errorf("first import: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, code = runCLI(t, importArgs(ref, t.TempDir(), cache, "-v")...)
+	if code != exitOK || !strings.HasPrefix(out, "catalog operatorhub: etcd 0.10.0, memcached-operator 0.0.1 available\n  + etcd ") ||
+		strings.Contains(out, "  bundles: ") {
+		t.Errorf("-v import: exit %d\n%s%s", code, out, stderr)
 	}
 	out, _, code = runCLI(t, importArgs(ref, repo, cache, "-o", "json")...)
 	var sum catalogimport.Summary
@@ -101,5 +111,18 @@ func TestCatalogImportCLIRepoURL(t *testing.T) {
 	}
 	if log := gittest.Git(t, srv.RepoDir("desired"), "log", "--format=%s", "main..olmops/import/operatorhub"); !strings.Contains(log, "catalog operatorhub: 1 bundle(s) removed") {
 		t.Errorf("the remote's proposal branch holds:\n%s", log)
+	}
+}
+
+// progress writes nothing where no one watches: a file, a pipe.
+func TestProgressQuietOffTerminal(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	progress(f, "pulling %s", "quay.io/x")()
+	if st, err := f.Stat(); err != nil || st.Size() != 0 {
+		t.Errorf("progress wrote %d bytes to a file: %v", st.Size(), err)
 	}
 }

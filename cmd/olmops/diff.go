@@ -18,11 +18,13 @@ import (
 
 type diffOptions struct {
 	streams
-	Repo     string
-	Branch   string
-	Cluster  string
-	kube     kubeFlags
-	CacheDir string
+	Repo       string
+	Branch     string
+	Cluster    string
+	kube       kubeFlags
+	CacheDir   string
+	Repository string
+	Prune      bool
 }
 
 func newDiffCmd(s streams) *cobra.Command {
@@ -41,8 +43,16 @@ Each object that would change is printed as "► Kind/namespace/name
 created" or "changed", followed by a diff of its YAML (live, then as
 applied). Secret values are masked.
 
-Not shown: objects a pass would prune, and that an Upgradeable=False
-condition would hold a hop back.
+What apply would prune is printed as "► Kind/namespace/name deleted":
+the objects a subscription's inventory holds that its plan no longer
+does, and the objects of subscriptions whose plan left the branch. The
+inventories are those the Repository object of the cluster records
+(--repository, or the only one whose spec.cluster is --cluster); without
+one, or with --prune=false, nothing is pruned, as with olmops apply.
+CustomResourceDefinitions and Namespaces are never deleted, nor objects
+whose olmops label was taken off.
+
+Not shown: that an Upgradeable=False condition would hold a hop back.
 
 Exit codes: 0 no changes; 1 changes; 2 usage, I/O or API server error,
 or a plan that does not load.`,
@@ -58,6 +68,8 @@ or a plan that does not load.`,
 	_ = cmd.RegisterFlagCompletionFunc("cluster", completeClusters)
 	opts.kube.add(cmd, false)
 	f.StringVar(&opts.CacheDir, "cache-dir", "", "where clones of --repo URLs are kept (default: the user cache folder)")
+	f.StringVar(&opts.Repository, "repository", "", "the Repository object that records the cluster's state: NAME (in -n) or NAMESPACE/NAME")
+	f.BoolVar(&opts.Prune, "prune", true, "show what apply would delete (needs a Repository to know what was applied)")
 	return cmd
 }
 
@@ -81,10 +93,6 @@ func diffRun(ctx context.Context, opts *diffOptions) error {
 	if _, err := checkCluster(ctx, repo, commit, branch, opts.Cluster); err != nil {
 		return err
 	}
-	reqs, err := reconciler.Requests(ctx, reconciler.Target{Repo: repo, Commit: commit, Branch: branch, Cluster: opts.Cluster})
-	if err != nil {
-		return err
-	}
 	kubeCfg, err := opts.kube.restConfig()
 	if err != nil {
 		return err
@@ -97,26 +105,56 @@ func diffRun(ctx context.Context, opts *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	a := &apply.Applier{Client: c}
-	changed := 0
-	for _, req := range reqs {
-		changes, err := a.Diff(ctx, req)
-		if err != nil {
-			return err
-		}
-		for _, ch := range changes {
-			if err := writeChange(opts.Out, ch); err != nil {
-				return err
-			}
-		}
-		changed += len(changes)
+	record, err := findRepository(ctx, c, opts.kube, opts.Repository, opts.Cluster)
+	if err != nil {
+		return err
+	}
+	t := reconciler.Target{Repo: repo, Commit: commit, Branch: branch, Cluster: opts.Cluster, Prune: opts.Prune && record != nil}
+	if record != nil {
+		t.Previous = record.Status.Subscriptions
+	} else if opts.Prune {
+		fmt.Fprintf(opts.Err, "no Repository records cluster %s: what apply would prune is unknown, and not shown\n", opts.Cluster)
+	}
+	reqs, removals, err := reconciler.Preview(ctx, t)
+	if err != nil {
+		return err
+	}
+	changed, err := writeChanges(ctx, opts.Out, &apply.Applier{Client: c}, reqs, removals)
+	if err != nil {
+		return err
 	}
 	if changed > 0 {
-		fmt.Fprintf(opts.Err, "cluster %s: objects that %s would change: %d\n", opts.Cluster, branch, changed)
+		fmt.Fprintf(opts.Err, "cluster %s: objects that %s would change or delete: %d\n", opts.Cluster, branch, changed)
 		return errFindings
 	}
 	fmt.Fprintf(opts.Err, "cluster %s is as the plans of %s want it\n", opts.Cluster, branch)
 	return nil
+}
+
+// writeChanges prints what the requests and removals would change and
+// counts it.
+func writeChanges(ctx context.Context, w io.Writer, a *apply.Applier, reqs []apply.Request, removals []apply.RemoveRequest) (int, error) {
+	var all []apply.Change
+	for _, req := range reqs {
+		changes, err := a.Diff(ctx, req)
+		if err != nil {
+			return 0, err
+		}
+		all = append(all, changes...)
+	}
+	for _, req := range removals {
+		changes, err := a.DiffRemove(ctx, req)
+		if err != nil {
+			return 0, err
+		}
+		all = append(all, changes...)
+	}
+	for _, ch := range all {
+		if err := writeChange(w, ch); err != nil {
+			return 0, err
+		}
+	}
+	return len(all), nil
 }
 
 // writeChange prints one object's change, flux diff style.
@@ -125,8 +163,12 @@ func writeChange(w io.Writer, ch apply.Change) error {
 	if ch.Entry.Namespace != "" {
 		name = ch.Entry.Kind + "/" + ch.Entry.Namespace + "/" + ch.Entry.Name
 	}
-	if ch.Live == nil {
+	switch {
+	case ch.Live == nil:
 		_, err := fmt.Fprintf(w, "► %s created\n", name)
+		return err
+	case ch.Applied == nil:
+		_, err := fmt.Fprintf(w, "► %s deleted\n", name)
 		return err
 	}
 	live, applied := maskSecret(ch.Live, ch.Applied)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/internal/gittest"
 	"github.com/olmops/olmops/internal/kubetest"
 )
@@ -137,4 +139,56 @@ func equalData(u *unstructured.Unstructured, want map[string]any) bool {
 		}
 	}
 	return true
+}
+
+// diff shows what apply would prune: a subscription whose plan left the
+// branch has its objects listed as deleted (CRDs kept), counted in the exit
+// code, and nothing is deleted.
+func TestDiffShowsPrunes(t *testing.T) {
+	env := kube.Env(t)
+	dir := plannedExamples(t)
+	kc := envKubeconfig(t)
+	t.Cleanup(kubetest.Rollout(t.Context(), env.Client, "", 20*time.Millisecond))
+	ns := env.NewNamespace(t)
+	repo := newRepository(t, ns, "staging", v1alpha1.RepositorySpec{URL: "https://git.example.com/fleet.git", Cluster: "staging", Suspend: true})
+	record := "--repository=" + ns + "/" + repo.Name
+	if out, errOut, code := runCLI(t, "apply", "--repo", dir, "--cluster", "staging", "--kubeconfig", kc, record); code != exitOK {
+		t.Fatalf("apply: exit %d\n%s%s", code, out, errOut)
+	}
+	gittest.Git(t, dir, "rm", "-r", "--quiet", stagingPlan)
+	gittest.Git(t, dir, "commit", "--quiet", "-m", "etcd leaves staging")
+
+	deleted := regexp.MustCompile(`(?m)^► (\S+) deleted$`)
+	for _, tt := range []struct {
+		name  string
+		flags []string
+		code  int
+		want  bool
+	}{
+		{"pruned", nil, exitFindings, true},
+		{"--prune=false", []string{"--prune=false"}, exitOK, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"diff", "--repo", dir, "--cluster", "staging", "--kubeconfig", kc, record}, tt.flags...)
+			out, errOut, code := runCLI(t, args...)
+			if code != tt.code {
+				t.Fatalf("diff: exit %d, want %d\n%s%s", code, tt.code, out, errOut)
+			}
+			var got []string
+			for _, m := range deleted.FindAllStringSubmatch(out, -1) {
+				got = append(got, m[1])
+			}
+			if has := slices.Contains(got, "Deployment/etcd-system/etcd-operator"); has != tt.want {
+				t.Errorf("deleted %q: the Deployment listed %v, want %v\n%s", got, has, tt.want, errOut)
+			}
+			for _, g := range got {
+				if strings.HasPrefix(g, "CustomResourceDefinition/") || strings.HasPrefix(g, "Namespace/") {
+					t.Errorf("%s listed as deleted; apply keeps it", g)
+				}
+			}
+		})
+	}
+	if err := env.Client.Get(t.Context(), client.ObjectKey{Namespace: "etcd-system", Name: "etcd-operator"}, &appsv1.Deployment{}); err != nil {
+		t.Errorf("the Deployment after diff: %v", err)
+	}
 }

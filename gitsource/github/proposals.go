@@ -83,7 +83,7 @@ func (f *Forge) open(ctx context.Context, req gitsource.ProposalRequest, labels 
 	if err != nil {
 		return nil, fail("POST", f.path("/pulls"), err)
 	}
-	logr.FromContextOrDiscard(ctx).Info("opened pull request", "number", pr.GetNumber(), "url", pr.GetHTMLURL(), "head", req.Head, "base", req.Base)
+	logr.FromContextOrDiscard(ctx).V(1).Info("opened pull request", "number", pr.GetNumber(), "url", pr.GetHTMLURL(), "head", req.Head, "base", req.Base)
 	if len(labels) > 0 {
 		// A failure here leaves the pull request unlabelled; the next
 		// Propose finds it open and sets the labels.
@@ -115,7 +115,7 @@ func (f *Forge) update(ctx context.Context, pr *gh.PullRequest, req gitsource.Pr
 			return nil, fail("PATCH", f.path("/pulls/%d", n), err)
 		}
 		pr = edited
-		log.Info("updated pull request")
+		log.V(1).Info("updated pull request")
 	}
 	if !sameLabels(labelNames(pr.Labels), labels) {
 		// Sent non-nil: GitHub refuses null, and [] removes every label.
@@ -124,7 +124,7 @@ func (f *Forge) update(ctx context.Context, pr *gh.PullRequest, req gitsource.Pr
 			return nil, fail("PUT", f.path("/issues/%d/labels", n), err)
 		}
 		pr.Labels = set
-		log.Info("set pull request labels", "labels", labels)
+		log.V(1).Info("set pull request labels", "labels", labels)
 	}
 	return proposal(pr), nil
 }
@@ -143,7 +143,7 @@ func (f *Forge) Close(ctx context.Context, p *gitsource.Proposal, comment string
 	if pr.GetMerged() {
 		return fmt.Errorf("%w: github: pull request #%d was merged; it cannot be closed", gitsource.ErrForge, p.Number)
 	}
-	logr.FromContextOrDiscard(ctx).Info("closed pull request", "number", p.Number, "url", pr.GetHTMLURL())
+	logr.FromContextOrDiscard(ctx).V(1).Info("closed pull request", "number", p.Number, "url", pr.GetHTMLURL())
 	if comment == "" {
 		return nil
 	}

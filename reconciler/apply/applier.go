@@ -157,7 +157,9 @@ func (a *Applier) Apply(ctx context.Context, req Request) (*Result, error) {
 	if err := req.validate(); err != nil {
 		return nil, fmt.Errorf("apply %s/%s: %w", req.Namespace, req.Subscription, err)
 	}
-	log := logr.FromContextOrDiscard(ctx).WithValues("cluster", req.Cluster, "namespace", req.Namespace, "subscription", req.Subscription)
+	// The caller's logger names the cluster, and controller-runtime's the
+	// Repository's namespace: a JSON log must not carry a key twice.
+	log := logr.FromContextOrDiscard(ctx).WithValues("subscription", req.Namespace+"/"+req.Subscription)
 	ctx = logr.NewContext(ctx, log)
 	r := &run{a: a.withDefaults(), req: req, res: &Result{
 		Hops: len(req.Hops), Installed: req.Installed, Inventory: normalize(req.Inventory),

@@ -19,7 +19,8 @@ type Change struct {
 	Live *unstructured.Unstructured
 	// Applied is the object as the API server would hold it after the
 	// apply (its dry run), or, when Live is nil, the manifest as it would
-	// be sent. Both are stripped of status and IgnoredMetadata.
+	// be sent; nil when the apply prunes the object. Both are stripped of
+	// status and IgnoredMetadata.
 	Applied *unstructured.Unstructured
 }
 
@@ -33,8 +34,10 @@ var IgnoredMetadata = []string{"managedFields", "resourceVersion", "generation",
 // exists is sent as a server-side apply dry run with the Applier's field
 // owner and forced ownership, so that the result is what the API server
 // would keep, admission and defaulting included. Objects the apply would
-// leave as they are are not returned. Neither Upgradeable=False holds nor
-// prune are considered.
+// leave as they are are not returned. The objects of req.Inventory the
+// target no longer holds are returned as deletions (Applied nil), unless
+// req.KeepRemoved; CustomResourceDefinitions only with req.PruneCRDs.
+// Upgradeable=False holds are not considered.
 func (a *Applier) Diff(ctx context.Context, req Request) ([]Change, error) {
 	if err := req.validate(); err != nil {
 		return nil, fmt.Errorf("diff %s/%s: %w", req.Namespace, req.Subscription, err)
@@ -47,8 +50,9 @@ func (a *Applier) Diff(ctx context.Context, req Request) ([]Change, error) {
 	}
 	h := &hopApply{run: r, provided: providedKinds(objs)}
 	var changes []Change
+	keep := map[key]bool{}
 	for _, m := range objs {
-		c, err := h.diffObject(ctx, m)
+		c, err := h.diffObject(ctx, m, keep)
 		if err != nil {
 			return nil, fmt.Errorf("diff %s/%s %s: %w", req.Namespace, req.Subscription, hop.Bundle, err)
 		}
@@ -56,11 +60,19 @@ func (a *Applier) Diff(ctx context.Context, req Request) ([]Change, error) {
 			changes = append(changes, *c)
 		}
 	}
-	return changes, nil
+	if req.KeepRemoved {
+		return changes, nil
+	}
+	deleted, err := r.a.deletions(ctx, normalize(req.Inventory), keep, req.PruneCRDs)
+	if err != nil {
+		return nil, fmt.Errorf("diff %s/%s %s: %w", req.Namespace, req.Subscription, hop.Bundle, err)
+	}
+	return append(changes, deleted...), nil
 }
 
-// diffObject compares one manifest with its live copy; nil means no change.
-func (h *hopApply) diffObject(ctx context.Context, manifest *unstructured.Unstructured) (*Change, error) {
+// diffObject compares one manifest with its live copy; nil means no
+// change. It adds the object's identity to keep, which prune spares.
+func (h *hopApply) diffObject(ctx context.Context, manifest *unstructured.Unstructured, keep map[key]bool) (*Change, error) {
 	obj, err := prepare(manifest)
 	if err != nil {
 		return nil, err
@@ -68,6 +80,7 @@ func (h *hopApply) diffObject(ctx context.Context, manifest *unstructured.Unstru
 	if err := h.place(obj); err != nil && !meta.IsNoMatchError(err) {
 		return nil, fmt.Errorf("%s: %w", entryOf(obj), err)
 	}
+	keep[entryOf(obj).key()] = true
 	live := &unstructured.Unstructured{}
 	live.SetGroupVersionKind(obj.GroupVersionKind())
 	err = h.a.Reader.Get(ctx, client.ObjectKeyFromObject(obj), live)

@@ -43,6 +43,6 @@ func (r *run) createNamespace(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("create namespace %s: %w", r.req.Namespace, err)
 	}
-	logr.FromContextOrDiscard(ctx).Info("created namespace", "name", r.req.Namespace)
+	logr.FromContextOrDiscard(ctx).V(1).Info("created namespace", "object", "Namespace/"+r.req.Namespace)
 	return nil
 }

@@ -42,21 +42,7 @@ func (r *run) prune(ctx context.Context, live []*unstructured.Unstructured) erro
 // stay; CRDs stay in both unless pruneCRDs. An entry whose deletion fails
 // stays, so that the next call tries again.
 func (a *Applier) sweep(ctx context.Context, inv Inventory, keep map[key]bool, pruneCRDs bool) (Inventory, int, error) {
-	var doomed []Entry
-	drop := map[key]bool{}
-	for _, e := range inv {
-		switch gk := e.GroupVersionKind().GroupKind(); {
-		case keep[e.key()]:
-		case gk == namespaceGK:
-			drop[e.key()] = true
-		case gk == crdGK && !pruneCRDs:
-		default:
-			doomed = append(doomed, e)
-		}
-	}
-	slices.SortStableFunc(doomed, func(a, b Entry) int {
-		return cmp.Compare(stageOf(b.GroupVersionKind().GroupKind()), stageOf(a.GroupVersionKind().GroupKind()))
-	})
+	doomed, drop := doomed(inv, keep, pruneCRDs)
 	var errs []error
 	n := 0
 	for _, e := range doomed {
@@ -73,6 +59,34 @@ func (a *Applier) sweep(ctx context.Context, inv Inventory, keep map[key]bool, p
 	return inv.without(drop), n, errors.Join(errs...)
 }
 
+// doomed are the entries of inv a sweep deletes, dependents first
+// (reverse stage order), and drop the Namespaces it only forgets: one
+// decision for sweep and for Diff's preview of it.
+func doomed(inv Inventory, keep map[key]bool, pruneCRDs bool) ([]Entry, map[key]bool) {
+	var out []Entry
+	drop := map[key]bool{}
+	for _, e := range inv {
+		switch gk := e.GroupVersionKind().GroupKind(); {
+		case keep[e.key()]:
+		case gk == namespaceGK:
+			drop[e.key()] = true
+		case gk == crdGK && !pruneCRDs:
+		default:
+			out = append(out, e)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Entry) int {
+		return cmp.Compare(stageOf(b.GroupVersionKind().GroupKind()), stageOf(a.GroupVersionKind().GroupKind()))
+	})
+	return out, drop
+}
+
+// managed tells an object olmops may delete: one it still labels as its
+// own. A label removed by hand hands the object over.
+func managed(obj metav1.Object) bool {
+	return obj.GetLabels()[render.ManagedByLabel] == render.ManagedBy
+}
+
 // delete deletes the object e names with background propagation, unless
 // it is gone or no longer labelled as olmops'. The UID precondition keeps
 // a look-alike created since the read from being deleted.
@@ -86,8 +100,8 @@ func (a *Applier) delete(ctx context.Context, e Entry) (bool, error) {
 		return false, nil
 	case err != nil:
 		return false, fmt.Errorf("read %s: %w", e, err)
-	case obj.GetLabels()[render.ManagedByLabel] != render.ManagedBy:
-		log.Info("not deleted: no longer managed by olmops", "object", e.String())
+	case !managed(obj):
+		log.V(1).Info("not deleted: no longer managed by olmops", "object", e.String())
 		return false, nil
 	}
 	err = a.Client.Delete(ctx, obj, client.PropagationPolicy(metav1.DeletePropagationBackground),

@@ -41,7 +41,7 @@ func (a *Applier) Remove(ctx context.Context, req RemoveRequest) (*Result, error
 	if req.Namespace == "" || req.Subscription == "" {
 		return nil, fmt.Errorf("remove %s/%s: namespace and subscription are required", req.Namespace, req.Subscription)
 	}
-	log := logr.FromContextOrDiscard(ctx).WithValues("cluster", req.Cluster, "namespace", req.Namespace, "subscription", req.Subscription)
+	log := logr.FromContextOrDiscard(ctx).WithValues("subscription", req.Namespace+"/"+req.Subscription)
 	ctx = logr.NewContext(ctx, log)
 	inv, n, err := a.withDefaults().sweep(ctx, normalize(req.Inventory), nil, req.PruneCRDs)
 	res := &Result{Inventory: inv, Pruned: n}

@@ -63,7 +63,7 @@ func (r *run) held(ctx context.Context, hop Hop, csv, msg string) {
 	}
 	r.res.Phase, r.res.NotUpgradeable = commitstatus.Held, msg
 	r.progress()
-	logr.FromContextOrDiscard(ctx).Info("upgrade held", "installed", csv, "next", hop.Bundle, "message", msg)
+	logr.FromContextOrDiscard(ctx).V(1).Info("upgrade held", "installed", csv, "next", hop.Bundle, "message", msg)
 }
 
 // discoverInstalled sets Installed, when the previous apply left none,

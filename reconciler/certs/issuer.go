@@ -112,7 +112,7 @@ func (i *Issuer) pair(ctx context.Context, t target, now time.Time) (p Pair, pre
 			prev = p.CA
 		}
 	}
-	logr.FromContextOrDiscard(ctx).Info("issuing serving certificate", "namespace", t.namespace, "service", t.service, "reason", why)
+	logr.FromContextOrDiscard(ctx).V(1).Info("issuing serving certificate", "service", t.namespace+"/"+t.service, "reason", why)
 	p, err = Issue(now, cmp.Or(i.Validity, DefaultValidity), hosts)
 	if err != nil {
 		return Pair{}, nil, fmt.Errorf("serving certificate of Service %s/%s: %w", t.namespace, t.service, err)

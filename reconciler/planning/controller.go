@@ -146,6 +146,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			r.clientsMu.Lock()
 			delete(r.clients, req)
 			r.clientsMu.Unlock()
+			r.Metrics.observeReady(req.String(), false, true)
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
@@ -176,6 +177,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		res.RequeueAfter = p.nextPoll
 	}
 	r.Metrics.observePass(out.result, time.Since(start))
+	logPass(ctx, p, out, time.Since(start), res.RequeueAfter)
+	r.Metrics.observeReady(req.String(), meta.IsStatusConditionTrue(obj.Status.Conditions, v1alpha1.ReadyCondition), false)
 	if err := r.patchStatus(ctx, p.base, obj); err != nil {
 		return res, err
 	}

@@ -14,6 +14,7 @@ type Metrics struct {
 	duration  *prometheus.HistogramVec
 	proposals *prometheus.CounterVec
 	committed prometheus.Counter
+	ready     *prometheus.GaugeVec
 }
 
 // NewMetrics creates the metrics and registers them with reg; a process
@@ -37,6 +38,10 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "olmops_planning_plans_committed_total",
 			Help: "Automatic plans the planning controller committed to their target branch.",
 		}),
+		ready: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "olmops_planner_ready",
+			Help: "1 when the Planner's Ready condition is True after its last pass, else 0.",
+		}, []string{"planner"}),
 	}
 	var err error
 	if m.passes, err = register(reg, m.passes); err != nil {
@@ -49,6 +54,9 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		return nil, err
 	}
 	if m.committed, err = register(reg, m.committed); err != nil {
+		return nil, err
+	}
+	if m.ready, err = register(reg, m.ready); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -83,5 +91,18 @@ func (m *Metrics) observeProposal(action string) {
 func (m *Metrics) observeCommitted(n int) {
 	if m != nil {
 		m.committed.Add(float64(n))
+	}
+}
+
+// observeReady sets the Planner's ready series; gone deletes it.
+func (m *Metrics) observeReady(planner string, ready, gone bool) {
+	switch {
+	case m == nil:
+	case gone:
+		m.ready.DeleteLabelValues(planner)
+	case ready:
+		m.ready.WithLabelValues(planner).Set(1)
+	default:
+		m.ready.WithLabelValues(planner).Set(0)
 	}
 }

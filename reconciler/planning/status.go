@@ -96,7 +96,6 @@ func (r *Reconciler) record(ctx context.Context, p *pass, out *outcome) ctrl.Res
 	wait := retryWait(r.backoff().When(p.req), out.err, time.Now())
 	msg := fmt.Sprintf("%s; next attempt in %s, at %s", p.creds.redact(out.err.Error()), wait,
 		time.Now().Add(wait).UTC().Format(time.RFC3339))
-	logr.FromContextOrDiscard(ctx).Info("pass failed", "reason", out.reason, "retryIn", wait, "error", p.creds.redact(out.err.Error()))
 	setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, out.reason, msg)
 	setCondition(obj, v1alpha1.ReconcilingCondition, metav1.ConditionTrue, v1alpha1.ProgressingWithRetryReason, msg)
 	meta.RemoveStatusCondition(&st.Conditions, v1alpha1.StalledCondition)
