@@ -4,6 +4,12 @@ export GOTOOLCHAIN := local
 
 GO       ?= go
 BIN      := bin/olmops
+# The CLI is built with the olmops_cli tag: it leaves the cluster commands
+# (apply, diff, serve, reconcile, suspend, resume) and the client-go and
+# controller-runtime packages they link, whose initialisers would run on
+# every command, to CONTROLLER, the full build, which it runs for them
+# (cmd/olmops/controller.go). The image ships the full build.
+CONTROLLER := bin/olmops-controller
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 # -s -w: no symbol table or DWARF in the binary people run; the profiles
 # and debuggers of development use go build or go test without them.
@@ -31,7 +37,8 @@ GENERATED := '*zz_generated.*.go' config/crd/bases
 all: build
 
 build:
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/olmops
+	$(GO) build -trimpath -tags olmops_cli -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/olmops
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(CONTROLLER) ./cmd/olmops
 
 # The tests run git's own server (git http-backend) and OpenSSH's sshd
 # (SSH git auth, on 127.0.0.1): install them when a fresh machine lacks them.
@@ -102,7 +109,7 @@ verify: generate
 DEMO_TIMEOUT ?= 3m
 
 demo: deps build envtest
-	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) $(GO) run ./test/demo --olmops $(BIN) --timeout $(DEMO_TIMEOUT)
+	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) $(GO) run ./test/demo --olmops $(CONTROLLER) --timeout $(DEMO_TIMEOUT)
 
 # The container image, built without a daemon (hack/image): a static,
 # stripped binary per platform in one layer on no base image, user
@@ -135,11 +142,12 @@ DIST_IMAGE     ?= ghcr.io/olmops/olmops:$(VERSION)
 dist:
 	@rm -rf dist && mkdir -p dist
 	@set -e; for p in $(DIST_PLATFORMS); do \
-		out=dist/olmops_$$(echo $$p | tr / _); echo "building $$out"; \
-		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/olmops; \
+		plat=$$(echo $$p | tr / _); echo "building dist/olmops_$$plat and dist/olmops-controller_$$plat"; \
+		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -tags olmops_cli -ldflags '$(LDFLAGS)' -o dist/olmops_$$plat ./cmd/olmops; \
+		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/olmops-controller_$$plat ./cmd/olmops; \
 	done
 	$(GO) run ./hack/bundle --image $(DIST_IMAGE) > dist/install.yaml
-	cd dist && sha256sum olmops_* install.yaml > checksums.txt
+	cd dist && sha256sum olmops_* olmops-controller_* install.yaml > checksums.txt
 
 clean:
 	rm -rf bin dist

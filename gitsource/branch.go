@@ -77,7 +77,7 @@ func (r *Repo) SetBranch(ctx context.Context, branch string, h plumbing.Hash) er
 	case old.Hash() == h:
 		return nil
 	}
-	if err := r.moveRef(ref, old, h); err != nil {
+	if err := r.moveRef(ref, old, h, nil); err != nil {
 		return fmt.Errorf("gitsource: set branch %s to %s: %w", branch, h, err)
 	}
 	return nil

@@ -122,7 +122,13 @@ func (r *Repo) Commit(ctx context.Context, req CommitRequest) (plumbing.Hash, er
 	if err != nil {
 		return fail(err)
 	}
-	if err := r.moveRef(refName, old, h); err != nil {
+	// When the branch is where the request starts, the edit is the whole
+	// difference: the worktree's update reads only the folders it names.
+	var guide *edit
+	if old != nil && old.Hash() == req.Parent && !req.fromEmpty {
+		guide = edits
+	}
+	if err := r.moveRef(refName, old, h, guide); err != nil {
 		return fail(fmt.Errorf("move branch: %w", err))
 	}
 	logr.FromContextOrDiscard(ctx).V(1).Info("committed", "ref", refName.String(), "commit", h.String(), "files", len(req.Files))

@@ -12,7 +12,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // ErrDirtyWorktree reports a commit onto the checked-out branch of a
@@ -25,13 +24,15 @@ var ErrDirtyWorktree = errors.New("the worktree has uncommitted changes where ol
 // follow (as git does when a branch fast-forwards), so `git status` stays
 // clean. Only the changed paths are looked at, through the index in
 // memory, so a large repository costs no more than a small one; the index
-// is written at once unless HoldIndex defers it. Called with r.mu held.
-func (r *Repo) moveRef(ref plumbing.ReferenceName, old *plumbing.Reference, h plumbing.Hash) error {
+// is written at once unless HoldIndex defers it. guide, when not nil, is
+// the edit that made h's tree from old's: only the folders it names are
+// compared. Called with r.mu held.
+func (r *Repo) moveRef(ref plumbing.ReferenceName, old *plumbing.Reference, h plumbing.Hash, guide *edit) error {
 	wt, ok := r.checkedOut(ref)
 	if !ok || old == nil {
 		return r.r.Storer.CheckAndSetReference(plumbing.NewHashReference(ref, h), old)
 	}
-	changes, err := r.treeChanges(old.Hash(), h)
+	changes, err := r.commitChanges(old.Hash(), h, guide)
 	if err != nil {
 		return err
 	}
@@ -55,7 +56,8 @@ func (r *Repo) moveRef(ref plumbing.ReferenceName, old *plumbing.Reference, h pl
 	return r.flushIndex()
 }
 
-func (r *Repo) treeChanges(from, to plumbing.Hash) (object.Changes, error) {
+// commitChanges lists the files that differ between two commits' trees.
+func (r *Repo) commitChanges(from, to plumbing.Hash, guide *edit) ([]pathChange, error) {
 	a, err := r.r.CommitObject(from)
 	if err != nil {
 		return nil, err
@@ -64,53 +66,43 @@ func (r *Repo) treeChanges(from, to plumbing.Hash) (object.Changes, error) {
 	if err != nil {
 		return nil, err
 	}
-	ta, err := a.Tree()
-	if err != nil {
-		return nil, err
-	}
-	tb, err := b.Tree()
-	if err != nil {
-		return nil, err
-	}
-	return object.DiffTree(ta, tb)
+	return r.diffTrees(a.TreeHash, b.TreeHash, guide)
 }
 
 // checkClean fails unless the index and the file at c's path are what the
 // old commit has there.
-func checkClean(fsys billy.Filesystem, wi *worktreeIndex, c *object.Change) error {
-	name := c.From.Name
-	if name == "" {
-		name = c.To.Name
-	}
+func checkClean(fsys billy.Filesystem, wi *worktreeIndex, c pathChange) error {
+	name := c.name
+	added := c.from.Hash.IsZero()
 	dirty := fmt.Errorf("%w (%s)", ErrDirtyWorktree, name)
 	e, ok := wi.entry(name)
 	switch {
-	case c.From.Name == "" && wi.byPath[name] != nil, c.From.Name != "" && (!ok || e.Hash != c.From.TreeEntry.Hash):
+	case added && wi.byPath[name] != nil, !added && (!ok || e.Hash != c.from.Hash):
 		return dirty
 	}
 	data, err := readFile(fsys, name)
 	switch {
-	case c.From.Name == "" && errors.Is(err, os.ErrNotExist):
+	case added && errors.Is(err, os.ErrNotExist):
 		return nil
-	case c.From.Name == "" || err != nil:
+	case added || err != nil:
 		return dirty
 	}
-	if plumbing.ComputeHash(plumbing.BlobObject, data) != c.From.TreeEntry.Hash {
+	if plumbing.ComputeHash(plumbing.BlobObject, data) != c.from.Hash {
 		return dirty
 	}
 	return nil
 }
 
 // checkout writes c's new side into the worktree and the index.
-func (r *Repo) checkout(fsys billy.Filesystem, wi *worktreeIndex, c *object.Change) error {
-	if c.To.Name == "" {
-		wi.remove(c.From.Name)
-		if err := fsys.Remove(c.From.Name); err != nil && !errors.Is(err, os.ErrNotExist) {
+func (r *Repo) checkout(fsys billy.Filesystem, wi *worktreeIndex, c pathChange) error {
+	if c.to.Hash.IsZero() {
+		wi.remove(c.name)
+		if err := fsys.Remove(c.name); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
 		return nil
 	}
-	blob, err := r.r.BlobObject(c.To.TreeEntry.Hash)
+	blob, err := r.r.BlobObject(c.to.Hash)
 	if err != nil {
 		return err
 	}
@@ -120,10 +112,10 @@ func (r *Repo) checkout(fsys billy.Filesystem, wi *worktreeIndex, c *object.Chan
 	}
 	defer rd.Close()
 	perm := os.FileMode(0o644)
-	if c.To.TreeEntry.Mode == filemode.Executable {
+	if c.to.Mode == filemode.Executable {
 		perm = 0o755
 	}
-	f, err := fsys.OpenFile(c.To.Name, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, perm)
+	f, err := fsys.OpenFile(c.name, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, perm)
 	if err != nil {
 		return err
 	}
@@ -134,12 +126,12 @@ func (r *Repo) checkout(fsys billy.Filesystem, wi *worktreeIndex, c *object.Chan
 	if err := f.Close(); err != nil {
 		return err
 	}
-	fi, err := fsys.Stat(c.To.Name)
+	fi, err := fsys.Stat(c.name)
 	if err != nil {
 		return err
 	}
-	wi.set(c.To.Name, func(e *index.Entry) {
-		e.Hash, e.Mode, e.Size, e.ModifiedAt = c.To.TreeEntry.Hash, c.To.TreeEntry.Mode, uint32(fi.Size()), fi.ModTime()
+	wi.set(c.name, func(e *index.Entry) {
+		e.Hash, e.Mode, e.Size, e.ModifiedAt = c.to.Hash, c.to.Mode, uint32(fi.Size()), fi.ModTime()
 	})
 	return nil
 }

@@ -29,11 +29,15 @@ func usageErrorf(format string, args ...any) error {
 }
 
 // exitCode maps an error returned by a command to the process exit code:
-// findings are 1; usage, I/O and every other error 2.
+// findings are 1; usage, I/O and every other error 2; olmops-controller's
+// own code when it ran the command.
 func exitCode(err error) int {
+	var child *childExit
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &child):
+		return child.code
 	case errors.Is(err, errFindings):
 		return exitFindings
 	default:

@@ -59,7 +59,8 @@ func execute(ctx context.Context, args []string, s streams) int {
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	code := exitCode(err)
-	if err != nil && err != errFindings { // bare errFindings: already reported
+	var child *childExit
+	if err != nil && err != errFindings && !errors.As(err, &child) { // already reported
 		fmt.Fprintf(s.Err, "olmops: %v\n", err)
 		var ue *usageError
 		if errors.As(err, &ue) {
