@@ -144,7 +144,8 @@ func (t Target) event(warning bool, reason, msg string) {
 // changes nothing, and the next interval tries again anyway.
 func transient(err error) bool {
 	switch {
-	case errors.Is(err, apply.ErrUnhealthy), errors.Is(err, apply.ErrCRDUnsafe), errors.Is(err, certs.ErrRefused):
+	case errors.Is(err, apply.ErrUnhealthy), errors.Is(err, apply.ErrCRDUnsafe), errors.Is(err, certs.ErrRefused),
+		errors.Is(err, apply.ErrCannotImpersonate):
 		return false
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return true

@@ -23,6 +23,11 @@ const (
 	DefaultPollInterval     = 500 * time.Millisecond
 )
 
+// ErrCannotImpersonate is returned by Apply for a plan that names a
+// service account when the Applier has no Impersonate: such a plan is
+// refused (Failed), never applied with the controller's own rights.
+var ErrCannotImpersonate = errors.New("this applier cannot impersonate")
+
 // ErrUnhealthy is wrapped by Apply's error when a hop was applied but did
 // not become healthy within HealthTimeout; the Result says why.
 var ErrUnhealthy = errors.New("not healthy")
@@ -265,9 +270,10 @@ func (r *run) impersonate() error {
 		return nil
 	}
 	if r.a.Impersonate == nil {
-		r.res.Phase, r.res.Reason = commitstatus.Failed, "the plan is applied as service account "+r.account()+
-			", and this applier cannot impersonate: refused rather than applied with the controller's own rights"
-		return errors.New(r.res.Reason)
+		err := fmt.Errorf("the plan is applied as service account %s, and %w: refused rather than applied with the controller's own rights",
+			r.account(), ErrCannotImpersonate)
+		r.res.Phase, r.res.Reason = commitstatus.Failed, err.Error()
+		return err
 	}
 	c, err := r.a.Impersonate(r.req.Namespace, r.req.ServiceAccount)
 	if err != nil {
