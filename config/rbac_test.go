@@ -37,14 +37,22 @@ var controllerGrants = []grant{
 	// The ClusterOperator olmops: its Upgradeable condition on OpenShift.
 	{"config.openshift.io", "clusteroperators", []string{"get", "create", "patch"}},
 	{"config.openshift.io", "clusteroperators/status", []string{"patch"}},
+	// ClusterExtensions are applied as their service accounts.
+	{"", "serviceaccounts", []string{"impersonate"}},
 	// Bundles grant their operators what the controller does not hold.
 	{"rbac.authorization.k8s.io", "roles", []string{"bind", "escalate"}},
 	{"rbac.authorization.k8s.io", "clusterroles", []string{"bind", "escalate"}},
 }
 
 // neverGranted must stay out of the ClusterRole: deleting an install
-// namespace would delete whatever else lives there.
-var neverGranted = []grant{{"", "namespaces", []string{"delete"}}}
+// namespace would delete whatever else lives there; impersonating users
+// or groups would let a plan act as anyone, where a ClusterExtension
+// needs only its service account.
+var neverGranted = []grant{
+	{"", "namespaces", []string{"delete"}},
+	{"", "users", []string{"impersonate"}},
+	{"", "groups", []string{"impersonate"}},
+}
 
 // leaderElectionGrants are what controller-runtime's leader election does
 // in the controller's namespace.

@@ -186,6 +186,11 @@ func (pl *planner) spec(m member, r resolver.Resolution) v1alpha1.InstallPlanSpe
 	spec := v1alpha1.InstallPlanSpec{Cluster: pl.in.Cluster.Name, Package: r.Package}
 	if m.intent != nil {
 		spec.Subscription = v1alpha1.PlanSubscription{Kind: string(m.intent.Kind), File: m.intent.Pos.File}
+		if m.intent.Kind == subscription.KindClusterExtension {
+			// The controller applies the plan as this account, and reads
+			// it from the plan alone.
+			spec.Subscription.ServiceAccount = m.intent.ServiceAccount
+		}
 		spec.Approval = v1alpha1.Approval(m.intent.ApprovalOr(subscription.Approval(pl.in.Cluster.Approval)))
 		spec.SuccessorPolicy = v1alpha1.SuccessorPolicy(m.intent.PolicyOr(subscription.Policy(pl.in.Cluster.SuccessorPolicy)))
 	} else {

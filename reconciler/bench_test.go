@@ -67,7 +67,8 @@ func BenchmarkNoopPass50(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := &Syncer{Applier: &apply.Applier{Client: direct, Reader: labelCache(b, env), PollInterval: 20 * time.Millisecond},
+	s := &Syncer{Applier: &apply.Applier{Client: direct, Reader: labelCache(b, env), PollInterval: 20 * time.Millisecond,
+		Impersonate: apply.NewImpersonator(env.Config, client.Options{Scheme: env.Scheme, Mapper: direct.RESTMapper()}).Client},
 		Catalogs: gitsource.NewCatalogCache(0)}
 	commit, err := repo.Resolve(b.Context(), "main")
 	if err != nil {

@@ -222,7 +222,8 @@ func TestSyncAPIServerFaults(t *testing.T) {
 				t.Fatal(err)
 			}
 			forge := &recordingForge{}
-			s := &Syncer{Applier: &apply.Applier{Client: c, HealthTimeout: time.Second, EstablishTimeout: time.Second, PollInterval: 20 * time.Millisecond}}
+			s := &Syncer{Applier: &apply.Applier{Client: c, HealthTimeout: time.Second, EstablishTimeout: time.Second, PollInterval: 20 * time.Millisecond,
+				Impersonate: func(string, string) (client.Client, error) { return c, nil }}}
 			out, err := s.Sync(ctx, Target{ID: "faults/" + tt.name, Repo: repo, Commit: commit, Branch: "main", Cluster: "staging", Forge: fixedForge(forge)})
 			if !tt.transient {
 				checkRefused(t, out, err, forge)

@@ -2,6 +2,7 @@ package reconciler
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -9,6 +10,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +19,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/olmops/olmops/api/v1alpha1"
@@ -25,6 +29,7 @@ import (
 	"github.com/olmops/olmops/internal/gittest"
 	"github.com/olmops/olmops/internal/kubetest"
 	"github.com/olmops/olmops/planner"
+	"github.com/olmops/olmops/render"
 )
 
 const (
@@ -220,6 +225,33 @@ func newFleetRepo(t testing.TB, withGitHub bool, extra map[string][]byte) *fleet
 func (f *fleet) startEnv(t testing.TB) {
 	t.Helper()
 	f.env = kubetest.Start(t, kubetest.WithOperatorConditionCRD(), crdDirs, kubetest.WithScheme(v1alpha1.AddToScheme))
+	createInstallers(t, f.env.Client)
+}
+
+func kindRank(o *unstructured.Unstructured) int {
+	if o.GetKind() == "Namespace" {
+		return 0
+	}
+	return 1
+}
+
+// createInstallers creates, as the cluster's administrator, the service
+// account staging's ClusterExtension is applied as, and its permissions
+// (examples/installers), Namespaces first.
+func createInstallers(t testing.TB, c client.Client) {
+	t.Helper()
+	objs, err := render.ReadFiles(os.DirFS("../examples/installers"), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortStableFunc(objs, func(a, b *unstructured.Unstructured) int {
+		return cmp.Compare(kindRank(a), kindRank(b))
+	})
+	for _, obj := range objs {
+		if err := c.Create(t.Context(), obj); err != nil {
+			t.Fatalf("create %s %s: %v", obj.GetKind(), obj.GetName(), err)
+		}
+	}
 }
 
 // startManager runs a controller (without the push webhook) and returns

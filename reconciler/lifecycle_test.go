@@ -45,7 +45,8 @@ func newLifecycle(t *testing.T, edit func(*v1alpha1.RepositorySpec)) *lifecycle 
 	t.Cleanup(kubetest.Rollout(t.Context(), f.env.Client, "", 20*time.Millisecond))
 	l := &lifecycle{f: f, rec: events.NewFakeRecorder(1000)}
 	l.r = &RepositoryReconciler{Client: f.env.Client, APIReader: f.env.Client, Recorder: l.rec,
-		Syncer:  &Syncer{Applier: &apply.Applier{Client: f.env.Client, PollInterval: 20 * time.Millisecond}},
+		Syncer: &Syncer{Applier: &apply.Applier{Client: f.env.Client, PollInterval: 20 * time.Millisecond,
+			Impersonate: apply.NewImpersonator(f.env.Config, client.Options{Scheme: f.env.Scheme, Mapper: f.env.Client.RESTMapper()}).Client}},
 		Sources: &Sources{CacheDir: t.TempDir()}}
 	l.ns = f.env.NewNamespace(t)
 	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: l.ns, Name: "git"},

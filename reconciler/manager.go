@@ -176,7 +176,8 @@ func newReconciler(mgr manager.Manager, opts Options) (*RepositoryReconciler, er
 		return nil, err
 	}
 	syncer := &Syncer{
-		Applier:          &apply.Applier{Client: direct, Reader: mgr.GetCache(), PollInterval: opts.HealthPoll},
+		Applier: &apply.Applier{Client: direct, Reader: mgr.GetCache(), PollInterval: opts.HealthPoll,
+			Impersonate: apply.NewImpersonator(mgr.GetConfig(), client.Options{Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper()}).Client},
 		Catalogs:         gitsource.NewCatalogCache(0),
 		OpenShiftVersion: (&openShift{reader: mgr.GetAPIReader()}).version,
 		ClusterOperator:  direct,

@@ -55,7 +55,8 @@ func TestSyncOrdersProvidersAndHoldsMissingAPIs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Syncer{Applier: &apply.Applier{Client: f.env.Client, PollInterval: 20 * time.Millisecond, HealthTimeout: time.Minute}}
+	s := &Syncer{Applier: &apply.Applier{Client: f.env.Client, PollInterval: 20 * time.Millisecond, HealthTimeout: time.Minute,
+		Impersonate: apply.NewImpersonator(f.env.Config, client.Options{Scheme: f.env.Scheme, Mapper: f.env.Client.RESTMapper()}).Client}}
 	pass := func(t *testing.T, prev []v1alpha1.SubscriptionStatus) (*Outcome, *recordingForge, *eventLog) {
 		t.Helper()
 		if err := repo.Fetch(ctx); err != nil {

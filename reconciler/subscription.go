@@ -69,6 +69,8 @@ func (s *Syncer) applyOne(ctx context.Context, t Target, p *loadedPlan) (*subRes
 func (r *subResult) phase(res *apply.Result, err error) {
 	st := &r.status
 	switch {
+	case res.Phase == commitstatus.Held && len(res.MissingPermissions) > 0:
+		st.Phase, st.Message, r.reason = v1alpha1.SubscriptionHeld, res.Reason, v1alpha1.MissingPermissionsReason
 	case res.Phase == commitstatus.Held:
 		st.Phase, st.Message, r.reason = v1alpha1.SubscriptionHeld, "Upgradeable=False: "+res.NotUpgradeable, v1alpha1.UpgradeHeldReason
 		if res.NotUpgradeable == "" {
@@ -121,6 +123,10 @@ func (s *Syncer) progress(ctx context.Context, t Target, p *loadedPlan, r apply.
 	case commitstatus.Installed:
 		t.event(false, "HopInstalled", fmt.Sprintf("%s: %s installed and healthy (hop %d/%d)", sub, r.Bundle, r.Hop, r.Hops))
 	case commitstatus.Held:
+		if len(r.MissingPermissions) > 0 {
+			t.event(true, v1alpha1.MissingPermissionsReason, sub+": "+r.Reason)
+			return
+		}
 		t.event(true, "UpgradeHeld", fmt.Sprintf("%s: upgrade to %s held at %s: Upgradeable=False: %s", sub, r.Bundle, r.Installed, r.NotUpgradeable))
 	case commitstatus.Failed:
 		t.event(true, "HopFailed", fmt.Sprintf("%s: %s failed (hop %d/%d): %s", sub, r.Bundle, r.Hop, r.Hops, r.Reason))
@@ -140,7 +146,8 @@ func (t Target) event(warning bool, reason, msg string) {
 // changes nothing, and the next interval tries again anyway.
 func transient(err error) bool {
 	switch {
-	case errors.Is(err, apply.ErrUnhealthy), errors.Is(err, apply.ErrCRDUnsafe), errors.Is(err, certs.ErrRefused):
+	case errors.Is(err, apply.ErrUnhealthy), errors.Is(err, apply.ErrCRDUnsafe), errors.Is(err, certs.ErrRefused),
+		errors.Is(err, apply.ErrCannotImpersonate):
 		return false
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return true

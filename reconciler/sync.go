@@ -280,6 +280,7 @@ func severity(reason string) int {
 		v1alpha1.SucceededReason,
 		v1alpha1.UpgradeHeldReason,
 		v1alpha1.DependencyHeldReason,
+		v1alpha1.MissingPermissionsReason,
 		v1alpha1.PruneFailedReason,
 		v1alpha1.HealthCheckFailedReason,
 		v1alpha1.ApplyFailedReason,

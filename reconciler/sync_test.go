@@ -84,7 +84,8 @@ func TestOutcome(t *testing.T) {
 
 func TestSeverity(t *testing.T) {
 	// The order a person must act in, least urgent first.
-	order := []string{"SomethingElse", v1alpha1.SucceededReason, v1alpha1.UpgradeHeldReason, v1alpha1.DependencyHeldReason, v1alpha1.PruneFailedReason,
+	order := []string{"SomethingElse", v1alpha1.SucceededReason, v1alpha1.UpgradeHeldReason, v1alpha1.DependencyHeldReason,
+		v1alpha1.MissingPermissionsReason, v1alpha1.PruneFailedReason,
 		v1alpha1.HealthCheckFailedReason, v1alpha1.ApplyFailedReason, v1alpha1.InvalidPlanReason}
 	for i := 1; i < len(order); i++ {
 		if severity(order[i-1]) >= severity(order[i]) {

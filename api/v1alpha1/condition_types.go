@@ -79,6 +79,13 @@ const (
 	// installed and healthy; it is applied once that changes (Ready=False,
 	// not Stalled).
 	DependencyHeldReason = "DependencyHeld"
+	// MissingPermissionsReason: a ClusterExtension's plan was not applied
+	// because its service account does not exist or may not get, create
+	// or patch some of the plan's objects (the message lists what it
+	// lacks), as OLM v1's preflight holds an install; nothing of the hop
+	// was written, and it is applied once the account is granted what it
+	// lacks (Ready=False, not Stalled).
+	MissingPermissionsReason = "MissingPermissions"
 	// FetchTooLargeReason: fetching the repository would read more than
 	// olmops serve --max-fetch-size; nothing was fetched or applied, and
 	// only a smaller repository or a larger cap fixes it (Ready=False,

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // InstallPlanKind is the kind of the plan files olmops writes.
@@ -100,6 +102,14 @@ type PlanSubscription struct {
 	// requiredBy names the subscriptions a Dependency is proposed for.
 	// +optional
 	RequiredBy []string `json:"requiredBy,omitempty" yaml:"requiredBy,omitempty"`
+	// serviceAccount is the spec.serviceAccount.name of a
+	// ClusterExtension, in metadata.namespace: the controller applies the
+	// plan as that account, so it must be known from the plan alone.
+	// Empty for a Subscription or a Dependency, which are applied with
+	// the controller's own account; omitted then, so that their files do
+	// not change.
+	// +optional
+	ServiceAccount string `json:"serviceAccount,omitempty" yaml:"serviceAccount,omitempty"`
 }
 
 // PlanBundle identifies a bundle.
@@ -201,6 +211,7 @@ func (p *InstallPlan) Validate() error {
 			errs.add(f, "is required")
 		}
 	}
+	p.Spec.Subscription.validate(&errs)
 	if p.Spec.Approval != ApprovalAutomatic && p.Spec.Approval != ApprovalManual {
 		errs.add("spec.approval", "must be %s or %s", ApprovalAutomatic, ApprovalManual)
 	}
@@ -215,6 +226,26 @@ func (p *InstallPlan) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// KindClusterExtension is the spec.subscription.kind of a plan read from an
+// OLM v1 ClusterExtension, the one kind applied as its own service account.
+const KindClusterExtension = "ClusterExtension"
+
+// validate checks the service account: it becomes part of the user name
+// the controller impersonates (system:serviceaccount:<ns>:<name>), so a
+// name that is not a Kubernetes object name, a colon above all, must not
+// reach it.
+func (s *PlanSubscription) validate(errs *fieldErrors) {
+	if s.ServiceAccount == "" {
+		return
+	}
+	if s.Kind != KindClusterExtension {
+		errs.add("spec.subscription.serviceAccount", "is only for a %s; a %s is applied with the controller's own account", KindClusterExtension, s.Kind)
+	}
+	if msgs := validation.IsDNS1123Subdomain(s.ServiceAccount); len(msgs) > 0 {
+		errs.add("spec.subscription.serviceAccount", "%q is not a service account name: %s", s.ServiceAccount, strings.Join(msgs, "; "))
+	}
 }
 
 func localPath(p string) bool { return fs.ValidPath(p) && p != "." }

@@ -54,6 +54,28 @@ func TestInstallPlanRoundTrip(t *testing.T) {
 	}
 }
 
+// A ClusterExtension's plan names its service account; the plans of the
+// other kinds do not, and their bytes stay as they were before the field.
+func TestInstallPlanServiceAccount(t *testing.T) {
+	sub, _ := samplePlan().Marshal()
+	if bytes.Contains(sub, []byte("serviceAccount")) {
+		t.Errorf("a Subscription's plan mentions a service account:\n%s", sub)
+	}
+	p := samplePlan()
+	p.Spec.Subscription = PlanSubscription{Kind: KindClusterExtension, File: "ce.yaml", ServiceAccount: "etcd-installer"}
+	data, err := p.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte("  subscription:\n    kind: ClusterExtension\n    file: ce.yaml\n    serviceAccount: etcd-installer\n")) {
+		t.Errorf("no service account under spec.subscription:\n%s", data)
+	}
+	back, err := LoadInstallPlan("installplan.yaml", data)
+	if err != nil || back.Spec.Subscription.ServiceAccount != "etcd-installer" {
+		t.Errorf("round trip: %v, %+v", err, back)
+	}
+}
+
 func TestLoadInstallPlanRefuses(t *testing.T) {
 	good, _ := samplePlan().Marshal()
 	tests := []struct {
@@ -64,6 +86,10 @@ func TestLoadInstallPlanRefuses(t *testing.T) {
 		{"last hop is not to", "- name: etcdoperator.v0.9.4", "- name: etcdoperator.v0.9.3", "the last hop must be spec.to"},
 		{"manifests escapes", "manifests: manifests", "manifests: ../x", "must be a folder inside the plan's folder"},
 		{"no to", "to:\n    name: etcdoperator.v0.9.4", "to:\n    version: x", "spec.to.name: is required"},
+		{"service account of a Subscription", "    file: clusters", "    serviceAccount: installer\n    file: clusters",
+			"spec.subscription.serviceAccount: is only for a ClusterExtension"},
+		{"service account that is no name", "kind: Subscription\n", "kind: ClusterExtension\n    serviceAccount: \"x:y\"\n",
+			`spec.subscription.serviceAccount: "x:y" is not a service account name`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -150,7 +150,8 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 		}
 		t.Forge = func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error) { return forge, nil }
 	}
-	s := &reconciler.Syncer{Applier: &apply.Applier{Client: c}, OpenShiftVersion: func(ctx context.Context) (string, error) {
+	applier := &apply.Applier{Client: c, Impersonate: apply.NewImpersonator(kubeCfg, client.Options{Scheme: scheme, Mapper: c.RESTMapper()}).Client}
+	s := &reconciler.Syncer{Applier: applier, OpenShiftVersion: func(ctx context.Context) (string, error) {
 		return reconciler.OpenShiftVersion(ctx, c)
 	}}
 	out, err := s.Sync(ctx, t)

@@ -23,6 +23,7 @@ import (
 	"github.com/olmops/olmops/internal/gittest"
 	"github.com/olmops/olmops/internal/kubetest"
 	"github.com/olmops/olmops/reconciler"
+	"github.com/olmops/olmops/test/harness"
 )
 
 const (
@@ -90,6 +91,10 @@ func TestApply(t *testing.T) {
 	dir := plannedExamples(t)
 	kc := envKubeconfig(t)
 	t.Cleanup(kubetest.Rollout(t.Context(), env.Client, "", 20*time.Millisecond))
+	// staging's ClusterExtension is applied as its service account.
+	if err := harness.CreateInstallers(t.Context(), env.Client, filepath.Join(examplesDir, "installers")); err != nil {
+		t.Fatal(err)
+	}
 	head := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "main"))
 	apply := func(t *testing.T, extra ...string) (string, string) {
 		t.Helper()

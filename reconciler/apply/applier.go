@@ -23,6 +23,11 @@ const (
 	DefaultPollInterval     = 500 * time.Millisecond
 )
 
+// ErrCannotImpersonate is returned by Apply for a plan that names a
+// service account when the Applier has no Impersonate: such a plan is
+// refused (Failed), never applied with the controller's own rights.
+var ErrCannotImpersonate = errors.New("this applier cannot impersonate")
+
 // ErrUnhealthy is wrapped by Apply's error when a hop was applied but did
 // not become healthy within HealthTimeout; the Result says why.
 var ErrUnhealthy = errors.New("not healthy")
@@ -54,6 +59,15 @@ type Applier struct {
 	// CertValidity is how long a new serving certificate lives; zero
 	// means certs.DefaultValidity.
 	CertValidity time.Duration
+	// Impersonate gives the client that writes the objects of a plan
+	// naming a service account (Request.ServiceAccount, an OLM v1
+	// ClusterExtension's), acting as that account (see Impersonator).
+	// Reads stay with Client and Reader. Nil refuses such plans rather
+	// than apply them with the controller's own rights.
+	Impersonate func(namespace, serviceAccount string) (client.Client, error)
+
+	// writer writes: Client, or the impersonating client of the plan.
+	writer client.Client
 }
 
 // Request is one subscription's plan and what the previous apply left.
@@ -68,6 +82,13 @@ type Request struct {
 	// Package is the operator's package: OperatorConditions labelled
 	// with it (render.PackageLabel) belong to the subscription.
 	Package string
+	// ServiceAccount, in Namespace, is the account the plan is applied
+	// as (installplan's spec.subscription.serviceAccount, a
+	// ClusterExtension's); "" applies it with Client. Before the first
+	// write of a hop, the account must exist and be allowed to get,
+	// create and patch each of its objects, else the hop is held (Phase
+	// Held, MissingPermissions set) with nothing written.
+	ServiceAccount string
 	// From is the bundle (CSV name) the plan starts from, installplan's
 	// spec.from; "" for a fresh install. With Installed and the Hops, it
 	// names the OperatorConditions Apply reads before moving the operator.
@@ -143,6 +164,11 @@ type Result struct {
 	// NotUpgradeable is the message of Installed's Upgradeable=False
 	// condition; "" when it is upgradeable.
 	NotUpgradeable string
+	// MissingPermissions, when the Phase is Held, is what the plan's
+	// service account lacks to apply hop Hop: rules such as
+	// "create,patch deployments.apps/etcd-operator in etcd-system", or
+	// that it does not exist; Reason says the same in a sentence.
+	MissingPermissions []string
 	// Inventory is every object olmops now manages for the subscription.
 	Inventory Inventory
 	// Applied, Skipped (unchanged) and Pruned count objects.
@@ -164,7 +190,10 @@ func (a *Applier) Apply(ctx context.Context, req Request) (*Result, error) {
 	r := &run{a: a.withDefaults(), req: req, res: &Result{
 		Hops: len(req.Hops), Installed: req.Installed, Inventory: normalize(req.Inventory),
 	}}
-	err := r.hops(ctx)
+	err := r.impersonate()
+	if err == nil {
+		err = r.hops(ctx)
+	}
 	if err != nil {
 		err = fmt.Errorf("apply %s/%s %s: %w", req.Namespace, req.Subscription, r.res.Bundle, err)
 	}
@@ -177,6 +206,9 @@ func (a *Applier) withDefaults() *Applier {
 	c := *a
 	if c.Reader == nil {
 		c.Reader = c.Client
+	}
+	if c.writer == nil {
+		c.writer = c.Client
 	}
 	c.FieldOwner = cmp.Or(c.FieldOwner, DefaultFieldOwner)
 	c.HealthTimeout = cmp.Or(c.HealthTimeout, DefaultHealthTimeout)
@@ -211,6 +243,10 @@ func (r *run) hops(ctx context.Context) error {
 			return err
 		}
 		live, err := r.applyHop(ctx, hop)
+		if missing, ok := isPermissions(err); ok {
+			r.holdForPermissions(ctx, err, missing)
+			return nil
+		}
 		if err != nil {
 			return r.fail(err)
 		}
@@ -226,6 +262,37 @@ func (r *run) hops(ctx context.Context) error {
 		}
 	}
 	return r.observeUpgradeable(ctx)
+}
+
+// impersonate makes the plan's service account the writer of the run.
+// The install namespace is the account's own, so it exists whenever the
+// account does (the preflight checks): the run never creates it.
+func (r *run) impersonate() error {
+	if r.req.ServiceAccount == "" {
+		return nil
+	}
+	if r.a.Impersonate == nil {
+		err := fmt.Errorf("the plan is applied as service account %s, and %w: refused rather than applied with the controller's own rights",
+			r.account(), ErrCannotImpersonate)
+		r.res.Phase, r.res.Reason = commitstatus.Failed, err.Error()
+		return err
+	}
+	c, err := r.a.Impersonate(r.req.Namespace, r.req.ServiceAccount)
+	if err != nil {
+		r.res.Phase, r.res.Reason = commitstatus.Failed, err.Error()
+		return err
+	}
+	r.a.writer, r.nsReady = c, true
+	return nil
+}
+
+// holdForPermissions holds the hop whose service account may not apply
+// it; nothing of it was written, and it is tried again on the next pass.
+func (r *run) holdForPermissions(ctx context.Context, err error, missing []string) {
+	r.res.Phase, r.res.MissingPermissions = commitstatus.Held, missing
+	r.res.Reason = r.res.Bundle + " not applied: " + err.Error()
+	r.progress()
+	logr.FromContextOrDiscard(ctx).Info("hop held: missing permissions", "bundle", r.res.Bundle, "serviceAccount", r.account(), "missing", missing)
 }
 
 // fail records err as the hop's failure, unless the context ended.

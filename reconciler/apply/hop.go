@@ -61,6 +61,9 @@ func (r *run) applyHop(ctx context.Context, hop Hop) ([]*unstructured.Unstructur
 	// and the hop Apply resumes at has nothing to report.
 	changed := slices.ContainsFunc(h.items, func(it *item) bool { return !it.skip })
 	if changed {
+		if err := h.preflight(ctx); err != nil {
+			return nil, err
+		}
 		if err := r.ensureNamespace(ctx); err != nil {
 			return nil, err
 		}
@@ -69,7 +72,7 @@ func (r *run) applyHop(ctx context.Context, hop Hop) ([]*unstructured.Unstructur
 		return nil, err
 	}
 	if err := h.dryRun(ctx); err != nil {
-		return nil, err
+		return nil, h.denied(err)
 	}
 	// Announced once the API server took the dry run: an API server out
 	// of reach fails the pass before anyone hears of an apply.
@@ -224,7 +227,7 @@ func (h *hopApply) applyServed(ctx context.Context, obj *unstructured.Unstructur
 func (h *hopApply) apply(ctx context.Context, obj *unstructured.Unstructured, opts ...client.ApplyOption) (*unstructured.Unstructured, error) {
 	out := obj.DeepCopy()
 	opts = append(opts, client.FieldOwner(h.a.FieldOwner), client.ForceOwnership)
-	if err := h.a.Client.Apply(ctx, client.ApplyConfigurationFromUnstructured(out), opts...); err != nil {
+	if err := h.a.writer.Apply(ctx, client.ApplyConfigurationFromUnstructured(out), opts...); err != nil {
 		return nil, &objectError{obj: entryOf(obj), err: err}
 	}
 	return out, nil

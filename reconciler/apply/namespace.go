@@ -36,7 +36,7 @@ func (r *run) createNamespace(ctx context.Context) error {
 	}
 	ns.SetName(r.req.Namespace)
 	ns.SetLabels(map[string]string{render.ManagedByLabel: render.ManagedBy})
-	err = r.a.Client.Create(ctx, ns, client.FieldOwner(r.a.FieldOwner))
+	err = r.a.writer.Create(ctx, ns, client.FieldOwner(r.a.FieldOwner))
 	if apierrors.IsAlreadyExists(err) {
 		return nil // a cache that selects olmops' labels does not see it
 	}

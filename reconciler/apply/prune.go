@@ -94,7 +94,7 @@ func (a *Applier) delete(ctx context.Context, e Entry) (bool, error) {
 	log := logr.FromContextOrDiscard(ctx)
 	obj := &metav1.PartialObjectMetadata{}
 	obj.SetGroupVersionKind(e.GroupVersionKind())
-	err := a.Client.Get(ctx, client.ObjectKey{Namespace: e.Namespace, Name: e.Name}, obj)
+	err := a.writer.Get(ctx, client.ObjectKey{Namespace: e.Namespace, Name: e.Name}, obj)
 	switch {
 	case apierrors.IsNotFound(err) || meta.IsNoMatchError(err):
 		return false, nil
@@ -104,7 +104,7 @@ func (a *Applier) delete(ctx context.Context, e Entry) (bool, error) {
 		log.V(1).Info("not deleted: no longer managed by olmops", "object", e.String())
 		return false, nil
 	}
-	err = a.Client.Delete(ctx, obj, client.PropagationPolicy(metav1.DeletePropagationBackground),
+	err = a.writer.Delete(ctx, obj, client.PropagationPolicy(metav1.DeletePropagationBackground),
 		client.Preconditions{UID: new(obj.GetUID())})
 	if apierrors.IsNotFound(err) {
 		return false, nil

@@ -1,6 +1,10 @@
 package apply
 
-import "github.com/olmops/olmops/commitstatus"
+import (
+	"cmp"
+
+	"github.com/olmops/olmops/commitstatus"
+)
 
 // Report turns the result into what the subscription's commit status says
 // (see docs/statuses.md).
@@ -11,6 +15,11 @@ func (r *Result) Report() commitstatus.Report {
 		rep.Bundle, rep.Healthy, rep.Reason = r.Installed, r.Healthy, r.Reason
 	case commitstatus.Held:
 		rep.Bundle = r.Installed
+		if len(r.MissingPermissions) > 0 {
+			// As a dependency hold says: held at what is installed, or at
+			// the bundle not applied when nothing is yet.
+			rep.Bundle, rep.Reason = cmp.Or(r.Installed, r.Bundle), r.Reason
+		}
 	case commitstatus.Failed:
 		rep.Reason = r.Reason
 	case commitstatus.Applying:

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -30,7 +31,16 @@ func ReadRequest(ctx context.Context, fsys fs.FS, dir string) (Request, *v1alpha
 	if err := v1alpha1.VerifyManifests(fsys, dir, plan); err != nil {
 		return Request{}, nil, err
 	}
-	req := Request{Cluster: plan.Spec.Cluster, Namespace: plan.Metadata.Namespace, Subscription: plan.Metadata.Name, Package: plan.Spec.Package}
+	req := Request{Cluster: plan.Spec.Cluster, Namespace: plan.Metadata.Namespace, Subscription: plan.Metadata.Name,
+		Package: plan.Spec.Package, ServiceAccount: plan.Spec.Subscription.ServiceAccount}
+	if plan.Spec.Subscription.Kind == v1alpha1.KindClusterExtension && req.ServiceAccount == "" {
+		// Written before plans recorded the account, or from an intent
+		// without one: applying it with the controller's rights would
+		// lose the least privilege the ClusterExtension asks for.
+		return Request{}, nil, &v1alpha1.Error{Pos: v1alpha1.Pos{File: file, Line: kindLine(data)},
+			Msg: "a ClusterExtension's plan must name its service account (spec.subscription.serviceAccount): " +
+				"set spec.serviceAccount.name in the ClusterExtension and run olmops plan"}
+	}
 	if plan.Spec.From != nil {
 		req.From = plan.Spec.From.Name
 	}
@@ -92,4 +102,21 @@ func (h *Hop) validate() error {
 		seen[k] = true
 	}
 	return errors.Join(errs...)
+}
+
+// kindLine is the line of spec.subscription.kind in a plan file, 0 when it
+// cannot tell.
+func kindLine(data []byte) int {
+	line, inSub := 0, false
+	for l := range bytes.Lines(data) {
+		line++
+		t := bytes.TrimSpace(l)
+		switch {
+		case bytes.Equal(t, []byte("subscription:")):
+			inSub = true
+		case inSub && bytes.HasPrefix(t, []byte("kind:")):
+			return line
+		}
+	}
+	return 0
 }

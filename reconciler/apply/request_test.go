@@ -84,6 +84,17 @@ func TestReadRequest(t *testing.T) {
 	}
 }
 
+// A ClusterExtension's plan is applied as the service account it names.
+func TestReadRequestServiceAccount(t *testing.T) {
+	fsys := planFS(t, "etcd-system")
+	f := fsys[planDir+"/installplan.yaml"]
+	f.Data = bytes.Replace(f.Data, []byte("kind: Subscription\n"), []byte("kind: ClusterExtension\n    serviceAccount: installer\n"), 1)
+	req, _, err := ReadRequest(t.Context(), fsys, planDir)
+	if err != nil || req.ServiceAccount != "installer" {
+		t.Fatalf("service account %q, %v; want installer", req.ServiceAccount, err)
+	}
+}
+
 func TestReadRequestErrors(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -115,6 +126,10 @@ func TestReadRequestErrors(t *testing.T) {
 		{"manifest added by hand", func(f fstest.MapFS) {
 			f[planDir+"/manifests/configmap-extra.yaml"] = &fstest.MapFile{Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n")}
 		}, false, []string{planDir + "/installplan.yaml:", "the plan was edited by hand; put changes in an overlay and run olmops plan"}},
+		{"ClusterExtension without a service account", func(f fstest.MapFS) {
+			f[planDir+"/installplan.yaml"].Data = bytes.Replace(f[planDir+"/installplan.yaml"].Data,
+				[]byte("kind: Subscription"), []byte("kind: ClusterExtension"), 1)
+		}, false, []string{planDir + "/installplan.yaml:9: a ClusterExtension's plan must name its service account"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

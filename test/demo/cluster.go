@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -29,6 +30,10 @@ func (d *demo) startClusters(ctx context.Context) error {
 // Repository for its cluster.
 func (d *demo) createRepositories(ctx context.Context) error {
 	for _, c := range d.clusters {
+		// The service account staging's ClusterExtension is applied as.
+		if err := c.CreateInstallers(ctx, filepath.Join(d.Examples, "installers")); err != nil {
+			return err
+		}
 		err := c.CreateRepository(ctx, d.git.URL, v1alpha1.RepositorySpec{
 			Interval:      metav1.Duration{Duration: time.Minute},
 			HealthTimeout: metav1.Duration{Duration: time.Minute},

@@ -15,12 +15,14 @@ import (
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/internal/kubetest"
 	"github.com/olmops/olmops/reconciler"
+	"github.com/olmops/olmops/render"
 )
 
 // Namespace and GitSecret are where CreateRepository puts the Repository
@@ -237,4 +239,35 @@ func (c *Cluster) WaitSubscription(ctx context.Context, ns, name string, timeout
 // Installed holds for a subscription installed and healthy.
 func Installed(st v1alpha1.SubscriptionStatus) bool {
 	return st.Phase == v1alpha1.SubscriptionInstalled && st.Healthy
+}
+
+// CreateInstallers creates, as the cluster's administrator, the objects
+// of every manifest in dir: the service accounts ClusterExtensions name
+// and their permissions, which olmops does not create (it applies an
+// extension's plan as that account). Objects already there are left as
+// they are.
+func (c *Cluster) CreateInstallers(ctx context.Context, dir string) error {
+	return CreateInstallers(ctx, c.Client, dir)
+}
+
+// CreateInstallers is Cluster.CreateInstallers through any client.
+func CreateInstallers(ctx context.Context, c client.Client, dir string) error {
+	objs, err := render.ReadFiles(os.DirFS(dir), ".")
+	if err != nil {
+		return fmt.Errorf("read installers: %w", err)
+	}
+	// Namespaces first: the service accounts live in them.
+	rank := func(o *unstructured.Unstructured) int {
+		if o.GetKind() == "Namespace" {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(objs, func(a, b *unstructured.Unstructured) int { return cmp.Compare(rank(a), rank(b)) })
+	for _, obj := range objs {
+		if err := c.Create(ctx, obj); err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("create %s %s: %w", obj.GetKind(), obj.GetName(), err)
+		}
+	}
+	return nil
 }
