@@ -133,9 +133,9 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	if err != nil {
 		return err
 	}
+	line := newStatusLine(opts.Err)
 	t := reconciler.Target{ID: "cli/" + opts.Cluster, Repo: repo, Commit: commit, Branch: branch, Cluster: opts.Cluster,
-		Prune: opts.Prune && record != nil, HealthTimeout: opts.HealthTimeout,
-		Event: func(e reconciler.Event) { fmt.Fprintf(opts.Err, "%s: %s\n", e.Reason, e.Message) }}
+		Prune: opts.Prune && record != nil, HealthTimeout: opts.HealthTimeout, Event: applyEvents(line)}
 	if record != nil {
 		t.ID, t.Previous = client.ObjectKeyFromObject(record).String(), record.Status.Subscriptions
 	} else {
@@ -155,6 +155,7 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 		return reconciler.OpenShiftVersion(ctx, c)
 	}}
 	out, err := s.Sync(ctx, t)
+	line.clear() // before stdout, which shares the terminal
 	if err != nil {
 		return err
 	}
@@ -170,6 +171,19 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 		return errFindings
 	}
 	return nil
+}
+
+// applyEvents prints each event as a line on stderr and, on a terminal,
+// keeps a line saying which hop the health wait is on until the next
+// event: the wait can last up to --health-timeout with nothing else to
+// see.
+func applyEvents(line *statusLine) func(reconciler.Event) {
+	return func(e reconciler.Event) {
+		line.println("%s: %s", e.Reason, e.Message)
+		if e.Reason == "HopStarted" {
+			line.show("waiting until healthy: %s", e.Message)
+		}
+	}
 }
 
 // verifyHead refuses a head that --verify-keys does not vouch for: an

@@ -113,16 +113,3 @@ func TestCatalogImportCLIRepoURL(t *testing.T) {
 		t.Errorf("the remote's proposal branch holds:\n%s", log)
 	}
 }
-
-// progress writes nothing where no one watches: a file, a pipe.
-func TestProgressQuietOffTerminal(t *testing.T) {
-	f, err := os.CreateTemp(t.TempDir(), "stderr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	progress(f, "pulling %s", "quay.io/x")()
-	if st, err := f.Stat(); err != nil || st.Size() != 0 {
-		t.Errorf("progress wrote %d bytes to a file: %v", st.Size(), err)
-	}
-}

@@ -113,12 +113,16 @@ func planRun(ctx context.Context, opts *planOptions) error {
 	if err != nil {
 		return err
 	}
+	// Pulls show on a terminal only, on stderr: stdout (and -o json or
+	// yaml) stays the report alone.
+	line := newStatusLine(opts.Err)
 	p := planner.New(planner.Options{
-		Repo: repo, Branch: opts.Branch, Clusters: opts.Clusters, Images: images, Pinner: oci.NewPinner(images),
+		Repo: repo, Branch: opts.Branch, Clusters: opts.Clusters, Images: &pullProgress{ImageSource: images, line: line}, Pinner: oci.NewPinner(images),
 		Push: opts.Push, Check: opts.Check, Ref: opts.Ref, Version: version,
 		Forge: func(r *v1alpha1.RepositoryConfig) (gitsource.Forge, error) { return forgeFor(ctx, r) },
 	})
 	report, err := p.Run(ctx)
+	line.clear()
 	if report != nil {
 		if werr := writePlanReport(opts.Out, opts.Output, report); werr != nil && err == nil {
 			err = werr
