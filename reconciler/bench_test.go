@@ -26,12 +26,16 @@ import (
 // and committed.
 func benchRepo(b *testing.B) (*gitsource.Repo, string) {
 	// The catalog has 26 packages that need nothing else: 25 of them go
-	// into two namespaces each.
+	// into two namespaces each, once for all namespaces and once for its
+	// own namespace only, since OLM refuses a package installed twice for
+	// all namespaces.
 	f := fleettest.Write(b, fleettest.Options{Clusters: 1, Subscriptions: 25, BundlesPath: "bundles/community"})
 	for _, p := range f.Packages {
 		ns := fleettest.Namespace(p.Name) + "-2"
 		f.WriteFile(b, "clusters/c000/subscriptions/"+p.Name+"-2.yaml", fmt.Sprintf(
 			"apiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\nmetadata: {name: %s, namespace: %s}\nspec: {name: %s, source: community}\n", p.Name, ns, p.Name))
+		f.WriteFile(b, "clusters/c000/subscriptions/"+p.Name+"-2-og.yaml", fmt.Sprintf(
+			"apiVersion: operators.coreos.com/v1\nkind: OperatorGroup\nmetadata: {name: own, namespace: %s}\nspec: {targetNamespaces: [%s]}\n", ns, ns))
 	}
 	f.WriteFile(b, "clusters/c000/cluster.yaml", "openshiftVersion: 4.20.3\n")
 	gittest.Git(b, f.Dir, "add", "--all")

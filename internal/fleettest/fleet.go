@@ -132,7 +132,9 @@ func independentPackages(cat *catalog.Catalog, n int) []*catalog.Package {
 	return out
 }
 
-// csv is a small CSV installing one operator in all namespaces.
+// csv is a small CSV installing one operator in all namespaces, or in
+// its own namespace where an OperatorGroup says so (as most operators of
+// the catalog allow), so a fleet may install a package twice.
 func csv(name string) string {
 	return fmt.Sprintf(`apiVersion: operators.coreos.com/v1alpha1
 kind: ClusterServiceVersion
@@ -140,6 +142,7 @@ metadata:
   name: %[1]s
 spec:
   installModes:
+    - {type: OwnNamespace, supported: true}
     - {type: AllNamespaces, supported: true}
   install:
     strategy: deployment
