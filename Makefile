@@ -63,7 +63,10 @@ envtest-mod:
 
 test: deps envtest
 	$(GO) vet ./...
+	$(GO) vet -tags olmops_cli ./cmd/olmops
 	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) $(GO) test -timeout $(TIMEOUT) ./...
+	# bin/olmops is the olmops_cli build: its own commands and the hand-over.
+	$(GO) test -tags olmops_cli ./cmd/olmops
 
 bench: deps envtest
 	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) $(GO) test -run '^$$' -bench . -benchmem ./...

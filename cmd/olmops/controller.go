@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -45,7 +47,34 @@ func newHandoverCmd(s streams, name, short string) *cobra.Command {
 		RunE: func(cmd *cobra.Command, a []string) error {
 			return runController(cmd.Context(), s, append([]string{name}, a...))
 		},
+		// The controller knows the command's flags and their values, so
+		// it answers the completion too.
+		ValidArgsFunction: func(cmd *cobra.Command, a []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			return completeController(cmd.Context(), append(append([]string{name}, a...), toComplete))
+		},
 	}
+}
+
+// completeController asks olmops-controller to complete args, in cobra's
+// own __complete protocol: one candidate per line, then ":<directive>".
+// Without a controller there is nothing to offer, and no file names.
+func completeController(ctx context.Context, args []string) ([]string, cobra.ShellCompDirective) {
+	none := cobra.ShellCompDirectiveNoFileComp
+	bin, err := findController()
+	if err != nil {
+		return nil, none
+	}
+	out, err := exec.CommandContext(ctx, bin, append([]string{cobra.ShellCompRequestCmd}, args...)...).Output()
+	if err != nil {
+		return nil, none
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	last := lines[len(lines)-1]
+	directive, err := strconv.Atoi(strings.TrimPrefix(last, ":"))
+	if !strings.HasPrefix(last, ":") || err != nil {
+		return nil, none
+	}
+	return lines[:len(lines)-1], cobra.ShellCompDirective(directive)
 }
 
 // childExit is the exit code of olmops-controller, passed on as olmops's

@@ -59,6 +59,39 @@ func TestHandover(t *testing.T) {
 	}
 }
 
+// Completing a handed-over command asks olmops-controller, which knows
+// its flags: `olmops apply --cluster <TAB>` offers what the controller
+// offers, with its directive.
+func TestHandoverCompletion(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, controllerBinary)
+	stub := "#!/bin/sh\nprintf '%s\\n' \"$*\" staging ':4'\n"
+	if err := os.WriteFile(script, []byte(stub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	complete := func() string {
+		var out bytes.Buffer
+		root := &cobra.Command{Use: "olmops", SilenceUsage: true, SilenceErrors: true}
+		root.AddCommand(newHandoverCmd(streams{Out: &out, Err: &bytes.Buffer{}}, "apply", "Apply"))
+		root.SetOut(&out)
+		root.SetErr(&bytes.Buffer{})
+		root.SetArgs([]string{cobra.ShellCompRequestCmd, "apply", "--repo", ".", "--cluster", "st"})
+		if err := root.ExecuteContext(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	t.Setenv("OLMOPS_CONTROLLER", script)
+	if got, want := complete(), "__complete apply --repo . --cluster st\nstaging\n:4\n"; got != want {
+		t.Errorf("completion = %q, want the controller's %q", got, want)
+	}
+	t.Setenv("OLMOPS_CONTROLLER", "")
+	t.Setenv("PATH", dir+"-missing")
+	if got, want := complete(), ":4\n"; got != want {
+		t.Errorf("without a controller: %q, want %q (nothing, no files)", got, want)
+	}
+}
+
 // The CLI build links neither controller-runtime nor client-go's API
 // clients nor Prometheus: their initialisers run in every process that
 // links them.

@@ -97,6 +97,9 @@ func TestCompletion(t *testing.T) {
 		{[]string{"diff", "--repo", examplesDir, "--cluster", ""}, "prod-east staging"},
 		{[]string{"plan", "--repo", t.TempDir(), "--cluster", ""}, ""},
 	} {
+		if handsOver && (tc.args[0] == "apply" || tc.args[0] == "diff") {
+			continue // olmops-controller completes them
+		}
 		if got := strings.Join(complete(t, tc.args...), " "); got != tc.want {
 			t.Errorf("olmops %s<TAB> offers %q, want %q", strings.Join(tc.args, " "), got, tc.want)
 		}

@@ -1,3 +1,5 @@
+//go:build !olmops_cli
+
 package main
 
 import (
