@@ -11,7 +11,6 @@ import (
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/plan"
-	"github.com/olmops/olmops/render"
 )
 
 // GrantedPlan is a plan of an Automatic subscription that the pull request
@@ -84,27 +83,16 @@ func granted(bs, hs *side, hc *clusterState, k plan.Key) (*GrantedPlan, error) {
 		return nil, nil
 	}
 	var before []*unstructured.Unstructured
-	if bc := bs.cluster(hc.cluster.Name); bc != nil {
-		if bp := bc.committed[k]; bp != nil && len(bp.Spec.Path) > 0 {
-			objs, err := render.ReadFiles(bs.tree.FS, path.Join(plan.Dir(bc.cluster, k), bp.Spec.Path[len(bp.Spec.Path)-1].Manifests))
-			if err != nil {
-				return nil, fmt.Errorf("base plan %s: %w", dir, err)
-			}
-			before = objs
-		}
-	}
-	var all []string
-	for _, h := range ip.Spec.Path {
-		after, err := render.ReadFiles(hs.tree.FS, path.Join(dir, h.Manifests))
+	if bc := bs.cluster(hc.cluster.Name); bc != nil && bc.committed[k] != nil {
+		objs, err := plan.LastHop(bs.tree.FS, plan.Dir(bc.cluster, k), bc.committed[k])
 		if err != nil {
-			return nil, fmt.Errorf("plan %s: %w", dir, err)
+			return nil, fmt.Errorf("base plan %s: %w", dir, err)
 		}
-		for _, e := range render.Escalations(before, after) {
-			if !slices.Contains(all, e) {
-				all = append(all, e)
-			}
-		}
-		before = after
+		before = objs
+	}
+	all, err := plan.Granted(hs.tree.FS, dir, ip, before)
+	if err != nil {
+		return nil, err
 	}
 	if len(all) == 0 {
 		return nil, nil
