@@ -10,13 +10,16 @@ import (
 	"github.com/olmops/olmops/gitsource"
 )
 
-// commitImport commits an Automatic import on base itself, on top of the
-// remote's head as just fetched, and pushes it without force: a branch
-// that moved in between, or that refuses direct pushes, fails the import
-// rather than losing anyone's commit.
-func commitImport(ctx context.Context, repo *gitsource.Repo, base string, head plumbing.Hash, edits map[string][]byte, sum *Summary, sign object.Signature) error {
+// commitImport commits the import's edits on branch, on top of head, and
+// pushes it; sum.Changed says whether there was anything to commit. An
+// Automatic import commits on the base branch itself, on top of the
+// remote's head as just fetched, without force: a branch that moved in
+// between, or that refuses direct pushes, fails the import rather than
+// losing anyone's commit. A proposal branch is olmops's own (a foreign
+// commit on it holds the import before this), so it is force-pushed.
+func commitImport(ctx context.Context, repo *gitsource.Repo, branch string, head plumbing.Hash, edits map[string][]byte, sum *Summary, sign object.Signature, force bool) error {
 	_, err := repo.Commit(ctx, gitsource.CommitRequest{
-		Parent: head, Branch: base, Files: edits,
+		Parent: head, Branch: branch, Files: edits,
 		Message: sum.Title() + "\n\n" + sum.Body(),
 		Author:  sign,
 	})
@@ -29,7 +32,7 @@ func commitImport(ctx context.Context, repo *gitsource.Repo, base string, head p
 	}
 	sum.Changed = true
 	if repo.HasRemote() {
-		return repo.Push(ctx, base, false)
+		return repo.Push(ctx, branch, force)
 	}
 	return nil
 }

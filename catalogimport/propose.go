@@ -60,7 +60,7 @@ func propose(ctx context.Context, opts Options, next *catalog.Catalog, files map
 		edits[path.Join(opts.Into, name)] = data
 	}
 	if opts.Propose.Automatic {
-		return commitImport(ctx, repo, base, head, edits, sum, author(opts.Propose.Author))
+		return commitImport(ctx, repo, base, head, edits, sum, author(opts.Propose.Author), false)
 	}
 	branch := "olmops/import/" + sum.Catalog
 	forge, err := importForge(opts, cfg)
@@ -95,23 +95,8 @@ func propose(ctx context.Context, opts Options, next *catalog.Catalog, files map
 			}
 		}
 	}
-	_, err = repo.Commit(ctx, gitsource.CommitRequest{
-		Parent: head, Branch: branch, Files: edits,
-		Message: sum.Title() + "\n\n" + sum.Body(),
-		Author:  sign,
-	})
-	if errors.Is(err, gitsource.ErrNoChange) {
-		sum.Changed = false
-		return nil
-	}
-	if err != nil {
+	if err := commitImport(ctx, repo, branch, head, edits, sum, sign, true); err != nil || !sum.Changed {
 		return err
-	}
-	sum.Changed = true
-	if repo.HasRemote() {
-		if err := repo.Push(ctx, branch, true); err != nil {
-			return err
-		}
 	}
 	p, err := forge.Propose(ctx, gitsource.ProposalRequest{Head: branch, Base: base, Title: sum.Title(), Body: sum.Body(), Labels: importLabels})
 	if err != nil {
