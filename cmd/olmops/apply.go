@@ -117,15 +117,7 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	if err != nil {
 		return err
 	}
-	kubeCfg, err := opts.kube.restConfig()
-	if err != nil {
-		return err
-	}
-	scheme, err := reconciler.Scheme()
-	if err != nil {
-		return err
-	}
-	c, err := client.New(kubeCfg, client.Options{Scheme: scheme})
+	kubeCfg, c, err := opts.kube.client()
 	if err != nil {
 		return err
 	}
@@ -150,7 +142,7 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 		}
 		t.Forge = func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error) { return forge, nil }
 	}
-	applier := &apply.Applier{Client: c, Impersonate: apply.NewImpersonator(kubeCfg, client.Options{Scheme: scheme, Mapper: c.RESTMapper()}).Client}
+	applier := &apply.Applier{Client: c, Impersonate: apply.NewImpersonator(kubeCfg, client.Options{Scheme: c.Scheme(), Mapper: c.RESTMapper()}).Client}
 	s := &reconciler.Syncer{Applier: applier, OpenShiftVersion: func(ctx context.Context) (string, error) {
 		return reconciler.OpenShiftVersion(ctx, c)
 	}}

@@ -11,7 +11,6 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	"github.com/olmops/olmops/reconciler"
@@ -95,15 +94,7 @@ func diffRun(ctx context.Context, opts *diffOptions) error {
 	if _, err := checkCluster(ctx, repo, commit, branch, opts.Cluster); err != nil {
 		return err
 	}
-	kubeCfg, err := opts.kube.restConfig()
-	if err != nil {
-		return err
-	}
-	scheme, err := reconciler.Scheme()
-	if err != nil {
-		return err
-	}
-	c, err := client.New(kubeCfg, client.Options{Scheme: scheme})
+	_, c, err := opts.kube.client()
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,9 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/olmops/olmops/reconciler"
 )
 
 // kubeFlags are kubectl's flags for reaching a cluster, on every command
@@ -76,4 +79,22 @@ func (k kubeFlags) namespace() string {
 		return ns
 	}
 	return "default"
+}
+
+// client is a client of the cluster the flags name, knowing every kind
+// olmops reads and writes; cfg is its config, for clients built beside it.
+func (k kubeFlags) client() (*rest.Config, client.Client, error) {
+	cfg, err := k.restConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	scheme, err := reconciler.Scheme()
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, c, nil
 }

@@ -15,7 +15,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/olmops/olmops/api/v1alpha1"
-	"github.com/olmops/olmops/reconciler"
 )
 
 // objectOptions are the flags of reconcile, suspend and resume.
@@ -119,15 +118,7 @@ func newVerbCmd(s streams, v verb, k kind) *cobra.Command {
 }
 
 func runVerb(ctx context.Context, v verb, k kind, opts *objectOptions) error {
-	cfg, err := opts.kube.restConfig()
-	if err != nil {
-		return err
-	}
-	scheme, err := reconciler.Scheme()
-	if err != nil {
-		return err
-	}
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	_, c, err := opts.kube.client()
 	if err != nil {
 		return err
 	}
