@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/yaml"
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/render"
@@ -138,23 +137,12 @@ func (pl *planner) apiOwnerOf(p Plan) (*apiOwner, error) {
 		if !ok || !strings.HasPrefix(base, "customresourcedefinition") && !strings.HasPrefix(base, "deployment") {
 			continue
 		}
-		u := &unstructured.Unstructured{}
-		if err := yaml.Unmarshal(p.Files[name], &u.Object); err != nil {
-			return nil, fmt.Errorf("%s/%s: %w", p.Dir, name, err)
+		objs, err := render.ParseManifests(p.Dir+"/"+name, p.Files[name])
+		if err != nil {
+			return nil, err
 		}
-		switch u.GetKind() {
-		case "CustomResourceDefinition":
-			o.crds[u.GetName()] = u
-			o.apis = append(o.apis, providedAPIs(u)...)
-		case "Deployment":
-			targets, found, _ := unstructured.NestedString(u.Object, "spec", "template", "metadata", "annotations", "olm.targetNamespaces")
-			switch {
-			case !found:
-			case targets == "":
-				o.all = true
-			default:
-				o.namespaces = append(o.namespaces, strings.Split(targets, ",")...)
-			}
+		for _, u := range objs {
+			o.add(u)
 		}
 	}
 	slices.Sort(o.namespaces)
@@ -162,6 +150,24 @@ func (pl *planner) apiOwnerOf(p Plan) (*apiOwner, error) {
 	slices.Sort(o.apis)
 	o.apis = slices.Compact(o.apis)
 	return o, nil
+}
+
+// add records what one target manifest installs.
+func (o *apiOwner) add(u *unstructured.Unstructured) {
+	switch u.GetKind() {
+	case "CustomResourceDefinition":
+		o.crds[u.GetName()] = u
+		o.apis = append(o.apis, providedAPIs(u)...)
+	case "Deployment":
+		targets, found, _ := unstructured.NestedString(u.Object, "spec", "template", "metadata", "annotations", "olm.targetNamespaces")
+		switch {
+		case !found:
+		case targets == "":
+			o.all = true
+		default:
+			o.namespaces = append(o.namespaces, strings.Split(targets, ",")...)
+		}
+	}
 }
 
 // providedAPIs lists a CRD's served versions as Kind.version.group, the

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/yaml"
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/render"
@@ -157,11 +156,11 @@ func TargetManifests(files map[string][]byte) ([]*unstructured.Unstructured, err
 		if !strings.HasPrefix(name, prefix) {
 			continue
 		}
-		u := &unstructured.Unstructured{}
-		if err := yaml.Unmarshal(files[name], &u.Object); err != nil {
-			return nil, fmt.Errorf("manifest %s: %w", name, err)
+		objs, err := render.ParseManifests(name, files[name])
+		if err != nil {
+			return nil, fmt.Errorf("manifest %w", err)
 		}
-		out = append(out, u)
+		out = append(out, objs...)
 	}
 	return out, nil
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/yaml"
 )
 
 // The -update flag is registered here unless another test file of the package
@@ -29,14 +28,17 @@ func compareGoldenUpdate() bool {
 
 // parseCompareDocs parses "---"-separated YAML documents; documents that are not
 // objects are dropped, so fuzz input needs no validity.
+// parseCompareDocs decodes what it can of data as production does
+// (ParseManifests, with its alias and size limits), skipping documents that
+// do not decode.
 func parseCompareDocs(data string) []*unstructured.Unstructured {
 	var out []*unstructured.Unstructured
 	for _, doc := range strings.Split(data, "\n---") {
-		var m map[string]any
-		if err := yaml.Unmarshal([]byte(doc), &m); err != nil || m == nil {
+		objs, err := ParseManifests("compare.yaml", []byte(doc))
+		if err != nil {
 			continue
 		}
-		out = append(out, &unstructured.Unstructured{Object: m})
+		out = append(out, objs...)
 	}
 	return out
 }

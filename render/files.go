@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/olmops/olmops/catalog/yamllimit"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 )
@@ -141,5 +142,25 @@ func ReadFiles(fsys fs.FS, dir string) ([]*unstructured.Unstructured, error) {
 		}
 	}
 	Sort(out)
+	return out, nil
+}
+
+// ParseManifests decodes one manifest file of a plan folder (any number of
+// documents; errors name the file and line) under the limits ReadFiles
+// applies. A committed plan is as untrusted as the pull request that last
+// changed it, and sigs.k8s.io/yaml alone lets a few kilobytes of aliases
+// expand to hundreds of megabytes.
+func ParseManifests(name string, data []byte) ([]*unstructured.Unstructured, error) {
+	if err := yamllimit.Check(name, data, yamllimit.Limits{MaxBytes: maxTotalBytes}); err != nil {
+		return nil, err
+	}
+	docs, err := decodeFile(name, data, true)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*unstructured.Unstructured, len(docs))
+	for i, d := range docs {
+		out[i] = d.obj
+	}
 	return out, nil
 }
