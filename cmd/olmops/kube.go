@@ -64,7 +64,7 @@ func (k kubeFlags) restConfig() (*rest.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
-	cfg.UserAgent = "olmops/" + version
+	cfg.UserAgent = "olmops/" + olmopsVersion()
 	cfg.QPS, cfg.Burst = max(cfg.QPS, 50), max(cfg.Burst, 100)
 	return cfg, nil
 }

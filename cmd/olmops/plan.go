@@ -118,7 +118,7 @@ func planRun(ctx context.Context, opts *planOptions) error {
 	line := newStatusLine(opts.Err)
 	p := planner.New(planner.Options{
 		Repo: repo, Branch: opts.Branch, Clusters: opts.Clusters, Images: &pullProgress{ImageSource: images, line: line}, Pinner: oci.NewPinner(images),
-		Push: opts.Push, Check: opts.Check, Ref: opts.Ref, Version: version,
+		Push: opts.Push, Check: opts.Check, Ref: opts.Ref, Version: olmopsVersion(),
 		Forge: func(r *v1alpha1.RepositoryConfig) (gitsource.Forge, error) { return forgeFor(ctx, r) },
 	})
 	report, err := p.Run(ctx)

@@ -118,7 +118,7 @@ func reviewRun(ctx context.Context, opts *reviewOptions) error {
 	}
 	r, err := review.Run(ctx, repo, review.RunOptions{
 		Options: review.Options{Branch: cmp.Or(opts.Branch, os.Getenv("GITHUB_BASE_REF")), Clusters: opts.Clusters},
-		Base:    opts.Base, Head: opts.Head, Plans: review.PlanScope(opts.Plans), Version: version,
+		Base:    opts.Base, Head: opts.Head, Plans: review.PlanScope(opts.Plans), Version: olmopsVersion(),
 	})
 	switch {
 	case errors.Is(err, review.ErrRevision), errors.Is(err, planner.ErrUsage):

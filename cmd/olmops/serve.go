@@ -131,7 +131,7 @@ func serveRun(cmd *cobra.Command, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	opts.Version = version
+	opts.Version = olmopsVersion()
 	mgr, err := reconciler.NewManager(cfg, opts.Options)
 	if err != nil {
 		return err

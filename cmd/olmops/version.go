@@ -22,9 +22,20 @@ type buildInfo struct {
 // version, and one built in a checkout its VCS revision, in the build info
 // instead — so neither reports a bare "dev".
 func readBuildInfo() buildInfo {
-	b := buildInfo{Version: version, GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
+		bi = nil
+	}
+	return buildInfoFrom(version, bi)
+}
+
+// olmopsVersion is the version written into plans, review reports and
+// the API server's user agent: the one `olmops version` prints.
+func olmopsVersion() string { return readBuildInfo().Version }
+
+func buildInfoFrom(stamped string, bi *debug.BuildInfo) buildInfo {
+	b := buildInfo{Version: stamped, GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	if bi == nil {
 		return b
 	}
 	if v := bi.Main.Version; b.Version == "dev" && v != "" && v != "(devel)" {
