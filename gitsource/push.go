@@ -37,24 +37,45 @@ var (
 // Push fails with ErrNonFastForward; force is refused (ErrForceRefused)
 // outside ForcePushPrefix. Pushing what the remote has already succeeds.
 func (r *Repo) Push(ctx context.Context, branch string, force bool) error {
-	if force && !strings.HasPrefix(branch, ForcePushPrefix) {
-		return fmt.Errorf("gitsource: push %s: %w", branch, ErrForceRefused)
+	return r.PushBranches(ctx, []string{branch}, force)
+}
+
+// PushBranches is Push of several branches in one push: go-git walks
+// every object the remote's refs reach to find what to send, once per
+// push, so pushing a hundred proposal branches one by one walked the
+// whole repository a hundred times. Either every branch is on the remote
+// when it returns nil, or the error names the branches.
+func (r *Repo) PushBranches(ctx context.Context, branches []string, force bool) error {
+	if len(branches) == 0 {
+		return nil
+	}
+	what := strings.Join(branches, ", ")
+	if force {
+		for _, b := range branches {
+			if !strings.HasPrefix(b, ForcePushPrefix) {
+				return fmt.Errorf("gitsource: push %s: %w", b, ErrForceRefused)
+			}
+		}
 	}
 	if r.url == "" {
-		return fmt.Errorf("gitsource: push %s: %w", branch, ErrNoRemote)
+		return fmt.Errorf("gitsource: push %s: %w", what, ErrNoRemote)
 	}
-	ref := plumbing.NewBranchReferenceName(branch)
-	spec := config.RefSpec(ref.String() + ":" + ref.String())
-	if force {
-		spec = "+" + spec
+	specs := make([]config.RefSpec, 0, len(branches))
+	for _, b := range branches {
+		ref := plumbing.NewBranchReferenceName(b)
+		spec := config.RefSpec(ref.String() + ":" + ref.String())
+		if force {
+			spec = "+" + spec
+		}
+		specs = append(specs, spec)
 	}
 	log := logr.FromContextOrDiscard(ctx)
-	log.V(1).Info("pushing", "url", r.url, "branch", branch, "force", force)
+	log.V(1).Info("pushing", "url", r.url, "branches", branches, "force", force)
 	r.mu.Lock()
-	err := r.r.PushContext(ctx, &git.PushOptions{RemoteName: RemoteName, RefSpecs: []config.RefSpec{spec}, Auth: r.auth})
+	err := r.r.PushContext(ctx, &git.PushOptions{RemoteName: RemoteName, RefSpecs: specs, Auth: r.auth})
 	r.mu.Unlock()
 	if err := pushError(err); err != nil {
-		return fmt.Errorf("gitsource: push %s to %s: %w", branch, r.url, err)
+		return fmt.Errorf("gitsource: push %s to %s: %w", what, r.url, err)
 	}
 	return nil
 }

@@ -28,15 +28,37 @@ func (p *Planner) proposeAll(ctx context.Context, target string, base plumbing.H
 			return err
 		}
 	}
+	// Every branch is written first and pushed in one push (a push walks
+	// the remote's whole history once); only then are they proposed.
+	var pending []*pendingProposal
+	var branches []string
 	for _, pr := range prs {
 		st := states[pr.Main.Dir]
 		pr.State = st.Description
 		pr.Graph = graphBlock(pr)
-		reports, err := p.propose(ctx, target, base, pr, st)
+		pp, reports, err := p.prepare(ctx, base, pr, st)
 		if err != nil {
 			return fmt.Errorf("propose %s: %w", pr.Branch(), err)
 		}
-		cr := clusterReport(report, pr.Cluster.Name)
+		if pp == nil {
+			cr := clusterReport(report, pr.Cluster.Name)
+			cr.Plans = append(cr.Plans, reports...)
+			continue
+		}
+		pending = append(pending, pp)
+		if p.remote() && !pp.keep {
+			branches = append(branches, pr.Branch())
+		}
+	}
+	if err := p.opts.Repo.PushBranches(ctx, branches, true); err != nil {
+		return fmt.Errorf("propose: %w", err)
+	}
+	for _, pp := range pending {
+		reports, err := p.publish(ctx, target, pp)
+		if err != nil {
+			return fmt.Errorf("propose %s: %w", pp.pr.Branch(), err)
+		}
+		cr := clusterReport(report, pp.pr.Cluster.Name)
 		cr.Plans = append(cr.Plans, reports...)
 	}
 	return nil
@@ -92,17 +114,32 @@ func (p *Planner) reportedStates(ctx context.Context, base plumbing.Hash, prs []
 	return out, nil
 }
 
-// propose writes one proposal: its branch is base plus the plans, its
-// commit deterministic (the base's time, the title and the marker), so an
-// unchanged proposal is the same commit and a re-run pushes nothing.
-func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash, pr *plan.Proposal, st gitsource.Status) ([]PlanReport, error) {
+// pendingProposal is a proposal whose branch is written, to be pushed
+// and proposed.
+type pendingProposal struct {
+	pr       *plan.Proposal
+	st       gitsource.Status
+	existing []gitsource.Proposal
+	marker   plan.Marker
+	// current is the branch's head before this run, head its head now;
+	// keep tells they are the same proposal, which is not pushed again.
+	current, head plumbing.Hash
+	keep          bool
+}
+
+// prepare writes one proposal's branch: base plus the plans, its commit
+// deterministic (the base's time, the title and the marker), so an
+// unchanged proposal is the same commit and a re-run pushes nothing. A
+// proposal that is settled here (rejected before, held for a foreign
+// commit, or local only) comes back as reports and no pending proposal.
+func (p *Planner) prepare(ctx context.Context, base plumbing.Hash, pr *plan.Proposal, st gitsource.Status) (*pendingProposal, []PlanReport, error) {
 	log := logr.FromContextOrDiscard(ctx).WithValues("proposal", pr.Branch())
 	branch := pr.Branch()
 	var existing []gitsource.Proposal
 	if p.forge != nil {
 		var err error
 		if existing, err = p.forge.Proposals(ctx, branch); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	to := pr.Main.File.Spec.To.Name
@@ -112,57 +149,61 @@ func (p *Planner) propose(ctx context.Context, target string, base plumbing.Hash
 			note := fmt.Sprintf("%s was rejected: proposal %s closed without merging", to, proposalName(e))
 			reports := p.planReports(pr, ActionRejected, "", &e)
 			noteAll(reports, note)
-			return reports, nil
+			return nil, reports, nil
 		}
 	}
 	marker := pr.Marker()
 	current, err := p.proposalHead(ctx, branch)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	keep := false
 	if !current.IsZero() && gitsource.UnderReview(existing) {
 		foreign, err := p.foreign(ctx, base, current)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(foreign) > 0 {
-			return p.holdForeign(ctx, pr, existing, foreign, current)
+			reports, err := p.holdForeign(ctx, pr, existing, foreign, current)
+			return nil, reports, err
 		}
 		if keep, err = p.unchanged(ctx, base, current, pr, marker); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	head := current
 	if !keep {
 		if head, err = p.commitProposal(ctx, base, branch, pr, marker); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if p.forge == nil {
 		reports := p.planReports(pr, ActionProposed, head.String(), nil)
 		noteAll(reports, "branch "+branch+" is local: run with --push to propose it")
-		return reports, nil
+		return nil, reports, nil
 	}
-	if p.remote() && !keep {
-		if err := p.opts.Repo.Push(ctx, branch, true); err != nil {
-			return nil, err
-		}
-	}
-	prop, err := p.forge.Propose(ctx, gitsource.ProposalRequest{Head: branch, Base: target, Title: pr.Title(), Body: pr.Body(), Labels: []string{proposalLabel}})
+	return &pendingProposal{pr: pr, st: st, existing: existing, marker: marker, current: current, head: head, keep: keep}, nil, nil
+}
+
+// publish opens or updates the pull request of a pushed proposal branch,
+// says what changed since the revision under review, and posts
+// olmops/upgradeable on its head.
+func (p *Planner) publish(ctx context.Context, target string, pp *pendingProposal) ([]PlanReport, error) {
+	pr := pp.pr
+	prop, err := p.forge.Propose(ctx, gitsource.ProposalRequest{Head: pr.Branch(), Base: target, Title: pr.Title(), Body: pr.Body(), Labels: []string{proposalLabel}})
 	if err != nil {
 		return nil, err
 	}
-	if old, ok := openMarker(existing); ok && !keep && !current.IsZero() {
-		if err := p.commentRevision(ctx, prop, old, current, pr, marker, existing); err != nil {
+	if old, ok := openMarker(pp.existing); ok && !pp.keep && !pp.current.IsZero() {
+		if err := p.commentRevision(ctx, prop, old, pp.current, pr, pp.marker, pp.existing); err != nil {
 			return nil, err
 		}
 	}
-	if err := p.forge.SetStatus(ctx, head.String(), upgradeable(pr, st, prop)); err != nil {
+	if err := p.forge.SetStatus(ctx, pp.head.String(), upgradeable(pr, pp.st, prop)); err != nil {
 		return nil, err
 	}
-	log.V(1).Info("proposed", "to", to, "commit", head.String())
-	return p.planReports(pr, ActionProposed, head.String(), prop), nil
+	logr.FromContextOrDiscard(ctx).V(1).Info("proposed", "proposal", pr.Branch(), "to", pr.Main.File.Spec.To.Name, "commit", pp.head.String())
+	return p.planReports(pr, ActionProposed, pp.head.String(), prop), nil
 }
 
 // openMarker is the marker of the open proposal among existing: the

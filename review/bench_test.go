@@ -28,7 +28,7 @@ func benchFleet(b *testing.B, clusters, subs int) (dir, base, head string) {
 			target = bd
 		}
 	}
-	file := "catalogs/community/" + strings.TrimPrefix(p.Pos.File, fleettest.Catalog+"/")
+	file := f.CatalogFile(b, p.Pos)
 	old, err := os.ReadFile(filepath.Join(f.Dir, file))
 	if err != nil {
 		b.Fatal(err)

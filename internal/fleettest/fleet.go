@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/olmops/olmops/catalog"
+	"github.com/olmops/olmops/internal/corpus"
 	"github.com/olmops/olmops/internal/gittest"
 )
 
-// Catalog is the community catalog of ocp-v4.20, relative to a package
-// folder of this module.
-const Catalog = "../../shared/catalogs/ocp-v4.20/community-operators-prod"
+// corpusCatalog is the community catalog of ocp-v4.20 inside the shared
+// corpus, found from any package folder (internal/corpus).
+const corpusCatalog = "catalogs/ocp-v4.20/community-operators-prod"
 
 // Fleet is a generated repository.
 type Fleet struct {
@@ -23,6 +24,12 @@ type Fleet struct {
 	// Packages are the subscribed packages, one Subscription each per
 	// cluster in the namespace named after the package.
 	Packages []*catalog.Package
+
+	// source is the folder the catalog was copied from.
+	source      string
+	bundlesPath string
+	// heads are the channel heads NewHead wrote, by package.
+	heads map[string]string
 }
 
 // Options shape a fleet.
@@ -32,21 +39,23 @@ type Options struct {
 	// a generated registry+v1 folder for every bundle of the subscribed
 	// packages (the catalog only names their images).
 	BundlesPath string
+	// Manual makes the Subscriptions of the first Manual packages (by
+	// name) installPlanApproval: Manual, so a change to them is proposed
+	// rather than committed.
+	Manual int
 }
 
-// Write writes a fleet into a new git repository; it skips the benchmark
-// when the corpus is missing.
+// Write writes a fleet into a new git repository; a missing corpus fails
+// the benchmark, or skips it with OLMOPS_NO_SHARED=1 (internal/corpus).
 func Write(b testing.TB, opts Options) *Fleet {
 	b.Helper()
-	if _, err := os.Stat(Catalog); err != nil {
-		b.Skipf("corpus not found: %v", err)
-	}
+	src := corpus.Path(b, corpusCatalog)
 	dir := b.TempDir()
 	gittest.Git(b, dir, "init", "--quiet", "--initial-branch=main")
-	if err := os.CopyFS(filepath.Join(dir, "catalogs/community"), os.DirFS(Catalog)); err != nil {
+	if err := os.CopyFS(filepath.Join(dir, "catalogs/community"), os.DirFS(src)); err != nil {
 		b.Fatal(err)
 	}
-	cat, err := catalog.LoadDir(b.Context(), Catalog, "community")
+	cat, err := catalog.LoadDir(b.Context(), src, "community")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -54,7 +63,7 @@ func Write(b testing.TB, opts Options) *Fleet {
 	if len(pkgs) < opts.Subscriptions {
 		b.Fatalf("only %d packages without dependencies", len(pkgs))
 	}
-	f := &Fleet{Dir: dir, Packages: pkgs}
+	f := &Fleet{Dir: dir, Packages: pkgs, source: src, bundlesPath: opts.BundlesPath}
 	catalogLine := "    - {name: community}\n"
 	if opts.BundlesPath != "" {
 		catalogLine = "    - {name: community, bundlesPath: " + opts.BundlesPath + "}\n"
@@ -68,15 +77,30 @@ func Write(b testing.TB, opts Options) *Fleet {
 	cfg.WriteString("apiVersion: config.olmops.io/v1alpha1\nkind: RepositoryConfig\nspec:\n  catalogs:\n" + catalogLine + "  clusters:\n")
 	for c := range opts.Clusters {
 		fmt.Fprintf(&cfg, "    - {name: c%03d, approval: Automatic}\n", c)
-		for _, p := range pkgs {
+		for i, p := range pkgs {
+			approval := ""
+			if i < opts.Manual {
+				approval = ", installPlanApproval: Manual"
+			}
 			f.WriteFile(b, fmt.Sprintf("clusters/c%03d/subscriptions/%s.yaml", c, p.Name),
-				fmt.Sprintf("apiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\nmetadata: {name: %s, namespace: %s}\nspec: {name: %s, source: community}\n", p.Name, Namespace(p.Name), p.Name))
+				fmt.Sprintf("apiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\nmetadata: {name: %s, namespace: %s}\nspec: {name: %s, source: community%s}\n", p.Name, Namespace(p.Name), p.Name, approval))
 		}
 	}
 	f.WriteFile(b, "olmops.yaml", cfg.String())
 	gittest.Git(b, dir, "add", "--all")
 	gittest.Git(b, dir, "commit", "--quiet", "-m", "fleet")
 	return f
+}
+
+// CatalogFile is the slash path in the repository of the catalog file
+// that holds pos, a position of one of Packages.
+func (f *Fleet) CatalogFile(b testing.TB, pos catalog.Pos) string {
+	b.Helper()
+	rel, err := filepath.Rel(f.source, pos.File)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		b.Fatalf("%s is not in the fleet's catalog %s", pos.File, f.source)
+	}
+	return "catalogs/community/" + filepath.ToSlash(rel)
 }
 
 // WriteFile writes a file of the worktree, making its folders.

@@ -15,13 +15,22 @@ import (
 // benchRepos numbers the git server's repositories across -count runs.
 var benchRepos int
 
-// BenchmarkWebhookToProposal measures what a person waits for on the
-// example repository: from the push webhook of a merge (etcd 0.9.2 on
-// prod-east) to the next pull request (0.9.4) opened and recorded in the
-// Planner's status, through the controller in envtest, git http-backend
-// and the GitHub fake (whose latency is nil). Each iteration starts from a
-// repository of its own, planned once before the clock starts.
+// BenchmarkWebhookToProposal measures what a person waits for, from the
+// push webhook to the pull request opened: on the example repository
+// (example), and on a fleet of 100 clusters × 20 subscriptions
+// (fleet-100, fleet_bench_test.go).
 func BenchmarkWebhookToProposal(b *testing.B) {
+	b.Run("example", webhookToExampleProposal)
+	b.Run("fleet-100", func(b *testing.B) { webhookToFleetProposals(b, 100) })
+}
+
+// webhookToExampleProposal times the example repository: from the push
+// webhook of a merge (etcd 0.9.2 on prod-east) to the next pull request
+// (0.9.4) opened and recorded in the Planner's status, through the
+// controller in envtest, git http-backend and the GitHub fake (whose
+// latency is nil). Each iteration starts from a repository of its own,
+// planned once before the clock starts.
+func webhookToExampleProposal(b *testing.B) {
 	f := &fleet{env: kubetest.Start(b, kubetest.WithCRDDirs("../../config/crd/bases"), kubetest.WithScheme(v1alpha1.AddToScheme))}
 	f.startManager(b, nil)
 	files := map[string][]byte{}

@@ -172,14 +172,20 @@ func (f *fleet) push(t testing.TB) {
 // eventually polls cond until it holds or 60 s pass.
 func eventually(t testing.TB, what string, cond func() (bool, string)) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	eventuallyWithin(t, 60*time.Second, what, cond)
+}
+
+// eventuallyWithin polls cond every 20 ms until it holds or limit passes.
+func eventuallyWithin(t testing.TB, limit time.Duration, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
 	for {
 		ok, saw := cond()
 		if ok {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: gave up after 60s; last saw %s", what, saw)
+			t.Fatalf("%s: gave up after %v; last saw %s", what, limit, saw)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
