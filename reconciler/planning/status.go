@@ -76,8 +76,11 @@ func (r *Reconciler) record(ctx context.Context, p *pass, out *outcome) ctrl.Res
 				open++
 			}
 		}
-		setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionTrue, out.reason,
-			fmt.Sprintf("planned %.12s: %d plans committed, %d proposals open", p.planned, committed, open))
+		msg := fmt.Sprintf("planned %.12s: %d plans committed, %d proposals open", p.planned, committed, open)
+		if held := r.recordHolds(p); held > 0 {
+			msg += fmt.Sprintf(", %d held by promotion (see %s)", held, v1alpha1.PromotionHeldCondition)
+		}
+		setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionTrue, out.reason, msg)
 		meta.RemoveStatusCondition(&st.Conditions, v1alpha1.ReconcilingCondition)
 		meta.RemoveStatusCondition(&st.Conditions, v1alpha1.StalledCondition)
 		return interval
@@ -85,6 +88,7 @@ func (r *Reconciler) record(ctx context.Context, p *pass, out *outcome) ctrl.Res
 		r.backoff().Forget(p.req)
 		st.ObservedGeneration = obj.Generation
 		r.recordProposals(p, false)
+		r.recordHolds(p)
 		msg := p.creds.redact(out.err.Error())
 		setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, out.reason, msg)
 		setCondition(obj, v1alpha1.StalledCondition, metav1.ConditionTrue, out.reason, msg)
