@@ -90,10 +90,10 @@ func TestPromotionEndToEnd(t *testing.T) {
 				return ok, fmt.Sprintf("%+v", pr)
 			})
 			// GitHub dates statuses to the second.
-			if seen, until := time.Now(), since.Truncate(time.Second).Add(promotionSoak); seen.Before(until) {
-				t.Errorf("prod-east proposed at %s, before the soak ended at %s", seen, until)
-			}
 			pr, _ := f.gh.PR(1)
+			if until := since.Truncate(time.Second).Add(promotionSoak); pr.CreatedAt.Before(until) {
+				t.Errorf("prod-east proposed at %s, before the soak ended at %s", pr.CreatedAt, until)
+			}
 			want := "- staging: " + bundle + " healthy since "
 			if pr.Head != "olmops/prod-east/etcd-system/etcd" || !strings.Contains(pr.Body, want) || !strings.Contains(pr.Body, "(soak 2s)") {
 				t.Errorf("PR #1 %s lacks the evidence %q … (soak 2s):\n%s", pr.Head, want, pr.Body)

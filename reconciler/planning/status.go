@@ -83,7 +83,7 @@ func (r *Reconciler) record(ctx context.Context, p *pass, out *outcome) ctrl.Res
 		setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionTrue, out.reason, msg)
 		meta.RemoveStatusCondition(&st.Conditions, v1alpha1.ReconcilingCondition)
 		meta.RemoveStatusCondition(&st.Conditions, v1alpha1.StalledCondition)
-		return interval
+		return ctrl.Result{RequeueAfter: untilPromotion(obj, interval.RequeueAfter, time.Now())}
 	case resultStalled:
 		r.backoff().Forget(p.req)
 		st.ObservedGeneration = obj.Generation
@@ -94,7 +94,7 @@ func (r *Reconciler) record(ctx context.Context, p *pass, out *outcome) ctrl.Res
 		setCondition(obj, v1alpha1.StalledCondition, metav1.ConditionTrue, out.reason, msg)
 		meta.RemoveStatusCondition(&st.Conditions, v1alpha1.ReconcilingCondition)
 		r.emit(obj, corev1.EventTypeWarning, out.reason, msg)
-		return interval
+		return ctrl.Result{RequeueAfter: untilPromotion(obj, interval.RequeueAfter, time.Now())}
 	}
 	r.recordProposals(p, false)
 	wait := retryWait(r.backoff().When(p.req), out.err, time.Now())
