@@ -168,6 +168,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if at := request.Of(obj); at != "" {
 		obj.Status.LastHandledReconcileAt = at
 	}
+	if wait := r.resume(req, obj, requested, start); wait > 0 {
+		logr.FromContextOrDiscard(ctx).V(1).Info("backing off, as the last controller did", "failures", obj.Status.ConsecutiveFailures, "next", wait)
+		return ctrl.Result{RequeueAfter: wait}, nil
+	}
 	p := &pass{req: req, obj: obj, branch: cmp.Or(obj.Spec.Branch, "main"), creds: &credentials{}, requested: requested, base: base}
 	out := r.run(ctx, p)
 	// Recorded with the reconcile's context, not the pass's: a pass that
