@@ -67,6 +67,10 @@ type Propose struct {
 	// fast-forward only) instead of proposing it: a catalog source set to
 	// approval Automatic.
 	Automatic bool
+	// Branch is the base branch: where an Automatic import is committed
+	// and what a proposal targets. Empty means the remote's default
+	// branch; a Planner names its spec.branch, which may differ.
+	Branch string
 }
 
 // Run imports opts.Image: it pulls the image, keeps and validates the

@@ -29,7 +29,7 @@ var importLabels = []string{"olmops", "catalog-import"}
 // otherwise). Merging the proposal is what moves the plans.
 func propose(ctx context.Context, opts Options, next *catalog.Catalog, files map[string][]byte, sum *Summary) error {
 	repo := opts.Propose.Repo
-	base, head, err := remoteBase(ctx, repo)
+	base, head, err := remoteBase(ctx, repo, opts.Propose.Branch)
 	if err != nil {
 		return err
 	}
@@ -117,13 +117,16 @@ func importForge(opts Options, cfg *v1alpha1.RepositoryConfig) (gitsource.Forge,
 	return gitsource.NewGitForge(opts.Propose.Repo), nil
 }
 
-// remoteBase is the branch a proposal targets and the commit it starts
-// from: with an origin, the remote's branch as fetched now, never the local
-// one, which may be behind or hold commits the remote does not have.
-func remoteBase(ctx context.Context, repo *gitsource.Repo) (string, plumbing.Hash, error) {
-	base, err := repo.DefaultBranch(ctx)
-	if err != nil {
-		return "", plumbing.ZeroHash, err
+// remoteBase is the branch a proposal targets (base, or the default
+// branch when empty) and the commit it starts from: with an origin, the
+// remote's branch as fetched now, never the local one, which may be behind
+// or hold commits the remote does not have.
+func remoteBase(ctx context.Context, repo *gitsource.Repo, base string) (string, plumbing.Hash, error) {
+	if base == "" {
+		var err error
+		if base, err = repo.DefaultBranch(ctx); err != nil {
+			return "", plumbing.ZeroHash, err
+		}
 	}
 	if !repo.HasRemote() {
 		head, err := repo.Resolve(ctx, base)

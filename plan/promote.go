@@ -42,7 +42,7 @@ func (pl *planner) promote(ctx context.Context, ns namespaceMembers, subs []reso
 		}
 		switch {
 		case d.hold:
-			pl.holds = append(pl.holds, Hold{Key: m.key, Package: target.Package.Name, Target: target.Name, Stopped: d.stopped, Message: d.message})
+			pl.holds = append(pl.holds, Hold{Key: m.key, Package: target.Package.Name, Target: target.Name, Stopped: d.stopped, Message: d.message, Until: d.until})
 			if installed == nil {
 				continue // not installed: nothing to plan until it may be
 			}

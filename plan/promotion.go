@@ -70,6 +70,9 @@ type Hold struct {
 	Stopped bool `json:"stopped,omitempty"`
 	// Message says why, for people: "waiting for promotion: staging has …".
 	Message string `json:"message"`
+	// Until is when the hold ends by itself, when only soaks hold it: the
+	// end of the last of them. Zero when it waits for a report to change.
+	Until time.Time `json:"until,omitzero"`
 }
 
 // decision is how far promotion lets one subscription go.
@@ -84,6 +87,13 @@ type decision struct {
 	atMostBundle string
 	// evidence is one line per followed cluster for the proposal.
 	evidence []string
+	// soakEnd is the latest end of the soaks it waits for, and soaks how
+	// many of its waits are soaks.
+	soakEnd time.Time
+	soaks   int
+	// until is when the hold ends by itself: every wait is a soak. Zero
+	// when it depends on what a followed cluster reports next.
+	until time.Time
 }
 
 // decide says how far a subscription of pkg may move to target, the
@@ -121,6 +131,9 @@ func (p *Promotion) decide(pkg *catalog.Package, target *catalog.Bundle) decisio
 		d.hold, d.stopped, d.message = true, true, "promotion stopped: "+strings.Join(stops, "; ")
 	case len(waits) > 0:
 		d.hold, d.message = true, "waiting for promotion: "+strings.Join(waits, "; ")
+		if d.soaks == len(waits) {
+			d.until = d.soakEnd
+		}
 	case d.atMost != nil:
 		d.message = fmt.Sprintf("promoted at most to %s, what the followed clusters have soaked (the catalogs offer %s)", d.atMostBundle, target.Name)
 	}
@@ -141,6 +154,10 @@ func (p *Promotion) judge(e Evidence, pkg *catalog.Package, target *catalog.Bund
 		return fmt.Sprintf("%s has %s healthy, since when unknown (soak %s)", e.Cluster, e.Bundle, duration(p.Soak)), ""
 	}
 	if until := e.Since.Add(p.Soak); p.Now.Before(until) {
+		d.soaks++
+		if until.After(d.soakEnd) {
+			d.soakEnd = until
+		}
 		return fmt.Sprintf("%s has %s healthy since %s (soak %s, until %s)", e.Cluster, e.Bundle, stamp(e.Since), duration(p.Soak), stamp(until)), ""
 	}
 	b := pkg.Bundles[e.Bundle]

@@ -31,6 +31,9 @@ func TestPromotion(t *testing.T) {
 		// wantHold is a substring of the hold's message; "" for none.
 		wantHold    string
 		wantStopped bool
+		// wantUntil is when the hold ends by itself; zero when it waits
+		// for a report to change.
+		wantUntil time.Time
 		// wantEvidence is a substring of the plan's promotion evidence.
 		wantEvidence string
 	}{{
@@ -39,8 +42,18 @@ func TestPromotion(t *testing.T) {
 		wantTo:   "etcd.v0.9.4", wantEvidence: "staging: etcd.v0.9.4 healthy since 2026-11-27T11:00:00Z (soak 24h)",
 	}, {
 		name: "not soaked: stays", installed: true, after: []string{"staging"},
+		evidence:  []Evidence{ev("staging", "0.9.4", Healthy, fresh)},
+		wantHold:  "waiting for promotion: staging has etcd.v0.9.4 healthy since 2026-11-28T11:00:00Z (soak 24h, until 2026-11-29T11:00:00Z)",
+		wantUntil: fresh.Add(24 * time.Hour),
+	}, {
+		name: "two soaking: until the later ends", installed: true, after: []string{"staging", "canary"},
+		evidence:  []Evidence{ev("staging", "0.9.4", Healthy, fresh), ev("canary", "0.9.4", Healthy, fresh.Add(30*time.Minute))},
+		wantHold:  "waiting for promotion: staging has etcd.v0.9.4 healthy since",
+		wantUntil: fresh.Add(24*time.Hour + 30*time.Minute),
+	}, {
+		name: "one soaking, one silent: no end known", installed: true, after: []string{"staging", "canary"},
 		evidence: []Evidence{ev("staging", "0.9.4", Healthy, fresh)},
-		wantHold: "waiting for promotion: staging has etcd.v0.9.4 healthy since 2026-11-28T11:00:00Z (soak 24h, until 2026-11-29T11:00:00Z)",
+		wantHold: "canary reports nothing of etcd yet",
 	}, {
 		name: "since unknown: stays", installed: true, after: []string{"staging"},
 		evidence: []Evidence{ev("staging", "0.9.4", Healthy, time.Time{})},
@@ -77,7 +90,7 @@ func TestPromotion(t *testing.T) {
 		// the target says nothing for prod until canary has too.
 		name: "chain of three: only the cluster followed counts", installed: true, after: []string{"canary"},
 		evidence: []Evidence{ev("staging", "0.9.4", Healthy, soaked), ev("canary", "0.9.4", Healthy, fresh)},
-		wantHold: "waiting for promotion: canary has etcd.v0.9.4 healthy since",
+		wantHold: "waiting for promotion: canary has etcd.v0.9.4 healthy since", wantUntil: fresh.Add(24 * time.Hour),
 	}, {
 		name: "chain of three: canary soaked, prod moves", after: []string{"canary"}, installed: true,
 		evidence: []Evidence{ev("staging", "0.9.4", Healthy, fresh), ev("canary", "0.9.4", Healthy, soaked)},
@@ -89,7 +102,7 @@ func TestPromotion(t *testing.T) {
 	}, {
 		name: "fresh install, not soaked: nothing planned", after: []string{"staging"},
 		evidence: []Evidence{ev("staging", "0.9.4", Healthy, fresh)},
-		wantHold: "waiting for promotion: staging has etcd.v0.9.4 healthy since",
+		wantHold: "waiting for promotion: staging has etcd.v0.9.4 healthy since", wantUntil: fresh.Add(24 * time.Hour),
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,6 +144,9 @@ func TestPromotion(t *testing.T) {
 			}
 			if len(res.Holds) != 1 || !strings.Contains(res.Holds[0].Message, tt.wantHold) || res.Holds[0].Stopped != tt.wantStopped {
 				t.Fatalf("holds %+v, want one with %q (stopped %t)", res.Holds, tt.wantHold, tt.wantStopped)
+			}
+			if got := res.Holds[0].Until; !got.Equal(tt.wantUntil) {
+				t.Errorf("hold until %s, want %s", got, tt.wantUntil)
 			}
 			if h := res.Holds[0]; h.Key != (Key{"ops", "etcd"}) || h.Target != "etcd.v0.9.4" {
 				t.Errorf("hold %+v: want ops/etcd held from etcd.v0.9.4", h)

@@ -197,9 +197,10 @@ func (f *fleet) githubStatus(commit, context string) (githubtest.Status, bool) {
 	return got, found
 }
 
-// newFleetRepo serves examples/ (plus extra files) on the git server
-// and starts nothing else: the test starts what it needs (startEnv,
-// startManager, kubetest.Rollout) when it wants.
+// newFleetRepo serves examples/ (plus extra files; a nil one removes
+// the example's) on the git server and starts nothing else: the test
+// starts what it needs (startEnv, startManager, kubetest.Rollout) when it
+// wants.
 func newFleetRepo(t testing.TB, withGitHub bool, extra map[string][]byte) *fleet {
 	t.Helper()
 	files := map[string][]byte{}
@@ -208,6 +209,9 @@ func newFleetRepo(t testing.TB, withGitHub bool, extra map[string][]byte) *fleet
 	}
 	for k, v := range extra {
 		files[k] = v
+		if v == nil { // nil removes an example file
+			delete(files, k)
+		}
 	}
 	name := strings.ReplaceAll(strings.ToLower(t.Name()), "/", "-")
 	gitServer.CreateRepo(t, name)

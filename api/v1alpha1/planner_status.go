@@ -52,6 +52,23 @@ type PlannerStatus struct {
 	// +listMapKey=name
 	// +kubebuilder:validation:MaxItems=1000
 	Catalogs []CatalogPoll `json:"catalogs,omitempty"`
+	// nextPromotionTime is when the first soak that holds a following
+	// cluster's change ends (PromotionHeld): a pass plans then, without
+	// waiting for the interval. Absent when no hold ends by itself.
+	// +optional
+	NextPromotionTime *metav1.Time `json:"nextPromotionTime,omitempty"`
+	// consecutiveFailures counts the passes in a row that failed with an
+	// error expected to pass (fetch, push, the forge) since the last pass
+	// that succeeded or stalled: the retries back off from it, and a
+	// controller that takes over (a restart, a new leader) continues the
+	// backoff rather than starting it again.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	ConsecutiveFailures int32 `json:"consecutiveFailures,omitempty"`
+	// nextAttemptTime is when the failing Planner is retried; absent
+	// when the last pass did not fail.
+	// +optional
+	NextAttemptTime *metav1.Time `json:"nextAttemptTime,omitempty"`
 }
 
 // ProposalStatus is one proposal a Planner keeps: a pull request, or a

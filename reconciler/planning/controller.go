@@ -168,6 +168,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if at := request.Of(obj); at != "" {
 		obj.Status.LastHandledReconcileAt = at
 	}
+	if wait := r.resume(req, obj, requested, start); wait > 0 {
+		logr.FromContextOrDiscard(ctx).V(1).Info("backing off, as the last controller did", "failures", obj.Status.ConsecutiveFailures, "next", wait)
+		return ctrl.Result{RequeueAfter: wait}, nil
+	}
 	p := &pass{req: req, obj: obj, branch: cmp.Or(obj.Spec.Branch, "main"), creds: &credentials{}, requested: requested, base: base}
 	out := r.run(ctx, p)
 	// Recorded with the reconcile's context, not the pass's: a pass that
@@ -253,15 +257,22 @@ func (r *Reconciler) due(ctx context.Context, p *pass) *outcome {
 
 // notDueFor says how long planning head can wait, 0 when it is due now:
 // the head is not the last planned commit, the spec changed, the last
-// pass did not succeed, or the interval since the last plan passed. It is
-// the one place that says why planning runs: catalog polls and promotion
-// will add their reasons here.
+// pass did not succeed, the interval since the last plan passed, or the
+// soak that held a follower ended (status.nextPromotionTime). It is the
+// one place that says why planning runs.
 func notDueFor(obj *v1alpha1.Planner, head string, now time.Time) time.Duration {
 	st := &obj.Status
 	if head != st.LastPlannedCommit || st.ObservedGeneration != obj.Generation || !isReady(obj) || st.LastPlannedTime == nil {
 		return 0
 	}
-	return max(st.LastPlannedTime.Add(intervalOf(obj)).Sub(now), 0)
+	if t := st.NextPromotionTime; t != nil && !now.Before(t.Time) {
+		return 0
+	}
+	wait := max(st.LastPlannedTime.Add(intervalOf(obj)).Sub(now), 0)
+	if t := st.NextPromotionTime; t != nil {
+		wait = min(wait, t.Sub(now))
+	}
+	return wait
 }
 
 // readConfig reads olmops.yaml at the fetched head: a broken one is the

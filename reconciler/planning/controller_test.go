@@ -50,14 +50,18 @@ func newFleet(t testing.TB) *fleet {
 	return f
 }
 
-// newFleetOnly is newFleet without a manager.
-func newFleetOnly(t testing.TB) *fleet {
+// newFleetOnly is newFleet without a manager; edits change the
+// example's files before they are committed.
+func newFleetOnly(t testing.TB, edits ...func(files map[string][]byte)) *fleet {
 	t.Helper()
 	files := map[string][]byte{}
 	for k, v := range gittest.DirFiles(t, "../../examples", "") {
 		files[strings.TrimPrefix(k, "/")] = v
 	}
 	files["olmops.yaml"] = []byte(strings.Replace(string(files["olmops.yaml"]), "spec:\n", "spec:\n  forge: {type: github, owner: acme, repo: fleet}\n", 1))
+	for _, edit := range edits {
+		edit(files)
+	}
 	f := &fleet{}
 	name := strings.ToLower(t.Name())
 	gitServer.CreateRepo(t, name)

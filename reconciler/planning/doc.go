@@ -20,6 +20,9 @@
 // killed half-way is converged by the next one: planning is idempotent,
 // an unchanged proposal is the same commit and is not pushed again.
 //
-// Catalog polling and promotion between clusters will add their own
-// reasons to plan (see due); the planning itself stays planner.Run.
+// A pass also plans when the soak that alone held a following cluster's
+// change ends (status.nextPromotionTime); PromotionHeld says what
+// promotion holds. The backoff of failing passes is kept in the status,
+// so that a restarted controller or a new leader continues it. The
+// planning itself stays planner.Run.
 package planning

@@ -36,6 +36,9 @@ func TestNotDueFor(t *testing.T) {
 		{"never planned", planned(func(o *v1alpha1.Planner) { o.Status.LastPlannedTime = nil }), "abc", 0},
 		{"the interval passed", planned(func(o *v1alpha1.Planner) { o.Status.LastPlannedTime.Time = now.Add(-11 * time.Minute) }), "abc", 0},
 		{"no interval: the default", planned(func(o *v1alpha1.Planner) { o.Spec.Interval.Duration = 0 }), "abc", 6 * time.Minute},
+		{"a soak ends before the interval", planned(func(o *v1alpha1.Planner) { o.Status.NextPromotionTime = &metav1.Time{Time: now.Add(time.Minute)} }), "abc", time.Minute},
+		{"a soak ended", planned(func(o *v1alpha1.Planner) { o.Status.NextPromotionTime = &metav1.Time{Time: now.Add(-time.Second)} }), "abc", 0},
+		{"a soak ends after the interval", planned(func(o *v1alpha1.Planner) { o.Status.NextPromotionTime = &metav1.Time{Time: now.Add(time.Hour)} }), "abc", 6 * time.Minute},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

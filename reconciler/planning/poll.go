@@ -157,7 +157,7 @@ func (r *Reconciler) pollOne(ctx context.Context, p *pass, c v1alpha1.Catalog, i
 	automatic := c.Source.Approval == v1alpha1.ApprovalAutomatic
 	sum, err := catalogimport.Run(ctx, catalogimport.Options{
 		Image: c.Source.Image, Into: filepath.FromSlash(c.Path), Packages: c.Source.Packages, Images: images,
-		Propose: &catalogimport.Propose{Repo: p.repo, Forge: r.forgeFunc(ctx, p.obj, p.creds), Automatic: automatic},
+		Propose: &catalogimport.Propose{Repo: p.repo, Forge: r.forgeFunc(ctx, p.obj, p.creds), Automatic: automatic, Branch: p.branch},
 	})
 	if err != nil {
 		return fmt.Errorf("import %s into %s: %w", c.Source.Image, c.Path, err)

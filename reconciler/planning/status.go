@@ -62,6 +62,7 @@ func (r *Reconciler) record(ctx context.Context, p *pass, out *outcome) ctrl.Res
 		return ctrl.Result{RequeueAfter: out.requeue}
 	case resultPlanned:
 		r.backoff().Forget(p.req)
+		clearFailures(st)
 		now := metav1.Now()
 		st.LastPlannedCommit, st.LastPlannedTime, st.ObservedGeneration = p.planned.String(), &now, obj.Generation
 		r.recordProposals(p, true)
@@ -76,26 +77,33 @@ func (r *Reconciler) record(ctx context.Context, p *pass, out *outcome) ctrl.Res
 				open++
 			}
 		}
-		setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionTrue, out.reason,
-			fmt.Sprintf("planned %.12s: %d plans committed, %d proposals open", p.planned, committed, open))
+		msg := fmt.Sprintf("planned %.12s: %d plans committed, %d proposals open", p.planned, committed, open)
+		if held := r.recordHolds(p); held > 0 {
+			msg += fmt.Sprintf(", %d held by promotion (see %s)", held, v1alpha1.PromotionHeldCondition)
+		}
+		setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionTrue, out.reason, msg)
 		meta.RemoveStatusCondition(&st.Conditions, v1alpha1.ReconcilingCondition)
 		meta.RemoveStatusCondition(&st.Conditions, v1alpha1.StalledCondition)
-		return interval
+		return ctrl.Result{RequeueAfter: untilPromotion(obj, interval.RequeueAfter, time.Now())}
 	case resultStalled:
 		r.backoff().Forget(p.req)
+		clearFailures(st)
 		st.ObservedGeneration = obj.Generation
 		r.recordProposals(p, false)
+		r.recordHolds(p)
 		msg := p.creds.redact(out.err.Error())
 		setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, out.reason, msg)
 		setCondition(obj, v1alpha1.StalledCondition, metav1.ConditionTrue, out.reason, msg)
 		meta.RemoveStatusCondition(&st.Conditions, v1alpha1.ReconcilingCondition)
 		r.emit(obj, corev1.EventTypeWarning, out.reason, msg)
-		return interval
+		return ctrl.Result{RequeueAfter: untilPromotion(obj, interval.RequeueAfter, time.Now())}
 	}
 	r.recordProposals(p, false)
-	wait := retryWait(r.backoff().When(p.req), out.err, time.Now())
+	now := time.Now()
+	wait := retryWait(r.backoff().When(p.req), out.err, now)
+	recordFailure(st, r.backoff().NumRequeues(p.req), now.Add(wait))
 	msg := fmt.Sprintf("%s; next attempt in %s, at %s", p.creds.redact(out.err.Error()), wait,
-		time.Now().Add(wait).UTC().Format(time.RFC3339))
+		now.Add(wait).UTC().Format(time.RFC3339))
 	setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, out.reason, msg)
 	setCondition(obj, v1alpha1.ReconcilingCondition, metav1.ConditionTrue, v1alpha1.ProgressingWithRetryReason, msg)
 	meta.RemoveStatusCondition(&st.Conditions, v1alpha1.StalledCondition)
