@@ -7,6 +7,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+	"hash/crc32"
 	"io"
 	"path"
 	"sync"
@@ -26,7 +29,15 @@ const packFanIn = 16
 type ownPack struct {
 	name    plumbing.Hash // the pack's checksum, as in pack-<name>.pack
 	level   int           // 0: one commit's objects; n+1: packFanIn packs of level n
-	objects uint32
+	entries []packEntry
+}
+
+// packEntry is what a pack's index says of one object: a merge writes the
+// merged pack's index from these instead of inflating every object again.
+type packEntry struct {
+	hash   plumbing.Hash
+	offset uint64 // from the start of the pack
+	crc    uint32 // of the entry's bytes, as git's index keeps it
 }
 
 // packing tells whether Commit writes its new objects as one pack: only
@@ -56,11 +67,14 @@ func (r *Repo) writePack(objs []plumbing.EncodedObject) error {
 	err := writePackHeader(&buf, uint32(len(objs)))
 	zw := zlibWriters.Get().(*zlib.Writer)
 	defer zlibWriters.Put(zw)
+	entries := make([]packEntry, 0, len(objs))
 	for _, o := range objs {
 		if err != nil {
 			break
 		}
+		start := buf.Len()
 		err = writePackEntry(&buf, zw, o)
+		entries = append(entries, packEntry{hash: o.Hash(), offset: uint64(start), crc: crc32.ChecksumIEEE(buf.Bytes()[start:])})
 	}
 	sum := sha1.Sum(buf.Bytes())
 	buf.Write(sum[:])
@@ -70,7 +84,7 @@ func (r *Repo) writePack(objs []plumbing.EncodedObject) error {
 	if err != nil {
 		return fmt.Errorf("write pack: %w", err)
 	}
-	r.packs = append(r.packs, ownPack{name: plumbing.Hash(sum), objects: uint32(len(objs))})
+	r.packs = append(r.packs, ownPack{name: plumbing.Hash(sum), entries: entries})
 	return r.mergeLevels()
 }
 
@@ -153,42 +167,31 @@ func (r *Repo) consolidatePacks() error {
 }
 
 // mergePacks writes the entries of ps, which are the last len(ps) of
-// r.packs, as one pack by copying their bytes, then deletes them. Every
-// object is in the new pack, indexed, before any old pack goes.
+// r.packs, as one pack by copying their bytes, with its index built from
+// what olmops knows of them, then deletes them. The new pack is in place
+// (index first, as git and go-git do) before any old one goes.
 func (r *Repo) mergePacks(ps []ownPack, level int) error {
 	st := r.r.Storer.(*filesystem.Storage)
-	var total uint32
+	fsys := st.Filesystem()
+	var n int
 	for _, p := range ps {
-		total += p.objects
+		n += len(p.entries)
 	}
-	done := make(chan plumbing.Hash, 1)
-	// The merged pack streams through a pipe: it can be most of the run's
-	// objects, too many to hold twice in memory.
-	pr, pw := io.Pipe()
-	go func() {
-		sum := sha1.New()
-		out := io.MultiWriter(pw, sum)
-		err := writePackHeader(out, total)
-		for _, p := range ps {
-			if err != nil {
-				break
-			}
-			err = copyEntries(st, p.name, out)
-		}
-		if err == nil {
-			_, err = pw.Write(sum.Sum(nil))
-		}
-		name := plumbing.Hash(sum.Sum(nil))
-		pw.CloseWithError(err)
-		done <- name
-	}()
-	err := r.savePack(pr)
-	pr.Close()
-	name := <-done
+	tmp, err := fsys.TempFile(path.Join("objects", "pack"), "tmp_pack_")
 	if err != nil {
 		return fmt.Errorf("merge packs: %w", err)
 	}
-	merged := ownPack{name: name, level: level, objects: total}
+	merged, err := writeMerged(st, tmp, ps, n, level)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = saveMerged(fsys, tmp.Name(), merged)
+	}
+	if err != nil {
+		fsys.Remove(tmp.Name())
+		return fmt.Errorf("merge packs: %w", err)
+	}
 	old := append([]ownPack(nil), ps...)
 	r.packs = append(r.packs[:len(r.packs)-len(ps)], merged)
 	// The objects are in the merged pack now: a failure below leaves
@@ -196,7 +199,7 @@ func (r *Repo) mergePacks(ps []ownPack, level int) error {
 	var errs []error
 	for _, p := range old {
 		base := path.Join("objects", "pack", "pack-"+p.name.String())
-		errs = append(errs, st.Filesystem().Remove(base+".idx"), st.Filesystem().Remove(base+".pack"))
+		errs = append(errs, fsys.Remove(base+".idx"), fsys.Remove(base+".pack"))
 	}
 	st.Reindex() // go-git still lists the deleted packs
 	if err := errors.Join(errs...); err != nil {
@@ -205,21 +208,76 @@ func (r *Repo) mergePacks(ps []ownPack, level int) error {
 	return nil
 }
 
-// copyEntries copies the object entries of the pack name, between its
-// 12-byte header and its 20-byte checksum, to w.
-func copyEntries(st *filesystem.Storage, name plumbing.Hash, w io.Writer) error {
-	f, err := st.Filesystem().Open(path.Join("objects", "pack", "pack-"+name.String()+".pack"))
+// writeMerged writes the pack of ps's entries to w.
+func writeMerged(st *filesystem.Storage, w io.Writer, ps []ownPack, n, level int) (ownPack, error) {
+	sum := sha1.New()
+	out := io.MultiWriter(w, sum)
+	if err := writePackHeader(out, uint32(n)); err != nil {
+		return ownPack{}, err
+	}
+	merged := ownPack{level: level, entries: make([]packEntry, 0, n)}
+	at := uint64(12)
+	for _, p := range ps {
+		size, err := copyEntries(st, p.name, out)
+		if err != nil {
+			return ownPack{}, err
+		}
+		for _, e := range p.entries {
+			merged.entries = append(merged.entries, packEntry{hash: e.hash, offset: at + e.offset - 12, crc: e.crc})
+		}
+		at += uint64(size)
+	}
+	merged.name = plumbing.Hash(sum.Sum(nil))
+	_, err := w.Write(merged.name[:])
+	return merged, err
+}
+
+// saveMerged writes p's index and renames the pack at tmp into place.
+func saveMerged(fsys billy.Filesystem, tmp string, p ownPack) error {
+	var iw idxfile.Writer
+	for _, e := range p.entries {
+		iw.Add(e.hash, e.offset, e.crc)
+	}
+	if err := iw.OnFooter(p.name); err != nil {
+		return err
+	}
+	idx, err := iw.Index()
 	if err != nil {
 		return err
+	}
+	base := path.Join("objects", "pack", "pack-"+p.name.String())
+	f, err := fsys.TempFile(path.Join("objects", "pack"), "tmp_idx_")
+	if err != nil {
+		return err
+	}
+	_, err = idxfile.NewEncoder(f).Encode(idx)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = fsys.Rename(f.Name(), base+".idx")
+	}
+	if err != nil {
+		fsys.Remove(f.Name())
+		return err
+	}
+	return fsys.Rename(tmp, base+".pack")
+}
+
+// copyEntries copies the object entries of the pack name, between its
+// 12-byte header and its 20-byte checksum, to w, and says how many bytes.
+func copyEntries(st *filesystem.Storage, name plumbing.Hash, w io.Writer) (int64, error) {
+	f, err := st.Filesystem().Open(path.Join("objects", "pack", "pack-"+name.String()+".pack"))
+	if err != nil {
+		return 0, err
 	}
 	defer f.Close()
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if size < 32 {
-		return fmt.Errorf("pack %s: truncated", name)
+		return 0, fmt.Errorf("pack %s: truncated", name)
 	}
-	_, err = io.Copy(w, io.NewSectionReader(f, 12, size-32))
-	return err
+	return io.Copy(w, io.NewSectionReader(f, 12, size-32))
 }
