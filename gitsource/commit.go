@@ -100,7 +100,7 @@ func (r *Repo) Commit(ctx context.Context, req CommitRequest) (plumbing.Hash, er
 			base = plumbing.ZeroHash
 		}
 	}
-	w := &treeWriter{r: r, ctx: ctx}
+	w := &treeWriter{r: r, ctx: ctx, pack: r.packing(), fresh: map[plumbing.Hash]bool{}}
 	tree, _, err := w.apply(edits, base, "")
 	if err != nil {
 		return fail(err)
@@ -122,6 +122,9 @@ func (r *Repo) Commit(ctx context.Context, req CommitRequest) (plumbing.Hash, er
 	if err != nil {
 		return fail(err)
 	}
+	if err := w.flush(); err != nil {
+		return fail(err)
+	}
 	// When the branch is where the request starts, the edit is the whole
 	// difference: the worktree's update reads only the folders it names.
 	var guide *edit
@@ -140,6 +143,23 @@ type edit struct {
 	data     []byte // content to write; nil with no children: delete
 	clear    bool   // start from an empty folder (a nil entry with children)
 	children map[string]*edit
+}
+
+// file is the content e writes at the slash path name; nil when e does
+// not write a file there (or e is nil).
+func (e *edit) file(name string) []byte {
+	for e != nil {
+		dir, rest, more := strings.Cut(name, "/")
+		e = e.children[dir]
+		if !more {
+			break
+		}
+		name = rest
+	}
+	if e == nil || len(e.children) > 0 {
+		return nil
+	}
+	return e.data
 }
 
 func validateCommit(req CommitRequest) (*edit, error) {
@@ -196,6 +216,23 @@ func validateCommit(req CommitRequest) (*edit, error) {
 type treeWriter struct {
 	r   *Repo
 	ctx context.Context
+	// pack, while the index is held, keeps the new objects in pending (and
+	// their hashes in fresh) until flush writes them as one pack.
+	pack    bool
+	pending []plumbing.EncodedObject
+	fresh   map[plumbing.Hash]bool
+}
+
+// flush writes the pending objects; only then may a ref point at them.
+func (w *treeWriter) flush() error {
+	if err := w.r.writePack(w.pending); err != nil {
+		return err
+	}
+	for _, o := range w.pending {
+		w.r.known[o.Hash()] = true
+	}
+	w.pending = nil
+	return nil
 }
 
 // apply writes the tree that results from applying e to the tree base
@@ -304,10 +341,24 @@ func (w *treeWriter) put(o encoder) (plumbing.Hash, error) {
 	return w.store(obj)
 }
 
-// store writes obj unless the repository has it already.
+// store writes obj unless the repository has it already. While the
+// index is held, an object found or written once is not looked for
+// again: the manifests every cluster shares cost one lookup, not one per
+// cluster.
 func (w *treeWriter) store(obj plumbing.EncodedObject) (plumbing.Hash, error) {
-	if w.r.r.Storer.HasEncodedObject(obj.Hash()) == nil {
-		return obj.Hash(), nil
+	h := obj.Hash()
+	switch {
+	case w.r.known[h] || w.fresh[h]:
+		return h, nil
+	case w.r.r.Storer.HasEncodedObject(h) == nil:
+		if w.r.known != nil {
+			w.r.known[h] = true
+		}
+		return h, nil
+	case w.pack:
+		w.fresh[h] = true
+		w.pending = append(w.pending, obj)
+		return h, nil
 	}
 	return w.r.r.Storer.SetEncodedObject(obj)
 }

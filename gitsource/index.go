@@ -190,8 +190,17 @@ func (r *Repo) indexStamp() indexStamp {
 // `git status` shows the files as changed; the release writes the index
 // and says if it could not. A bare repository, or a branch that is not
 // checked out, is not affected. Holds nest; release is idempotent.
+//
+// While held, in a repository on disk, every Commit writes its new
+// objects as one pack instead of one file each, and merges its packs as
+// they pile up (see pack.go); the last release leaves one pack for all of
+// the hold's commits. A ref moves only once the pack holding its objects
+// is in place.
 func (r *Repo) HoldIndex() (release func() error) {
 	r.mu.Lock()
+	if r.indexHolds == 0 {
+		r.known = map[plumbing.Hash]bool{}
+	}
 	r.indexHolds++
 	r.mu.Unlock()
 	released := false
@@ -203,7 +212,13 @@ func (r *Repo) HoldIndex() (release func() error) {
 		}
 		released = true
 		r.indexHolds--
-		if err := r.flushIndex(); err != nil {
+		var errs []error
+		if r.indexHolds == 0 {
+			errs = append(errs, r.consolidatePacks())
+			r.packs, r.known = nil, nil
+		}
+		errs = append(errs, r.flushIndex())
+		if err := errors.Join(errs...); err != nil {
 			return fmt.Errorf("gitsource: %w", err)
 		}
 		return nil

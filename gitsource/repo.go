@@ -79,6 +79,10 @@ type Repo struct {
 	// indexHolds counts the HoldIndex calls not yet released.
 	wtIndex    *worktreeIndex
 	indexHolds int
+	// While the index is held, packs are the packs Commit wrote, oldest
+	// first, and known the objects it wrote or found (see pack.go).
+	packs []ownPack
+	known map[plumbing.Hash]bool
 }
 
 // Open opens the repository opts name; see Options.

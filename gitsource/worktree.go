@@ -49,7 +49,7 @@ func (r *Repo) moveRef(ref plumbing.ReferenceName, old *plumbing.Reference, h pl
 		return err
 	}
 	for _, c := range changes {
-		if err := r.checkout(wt.Filesystem, wi, c); err != nil {
+		if err := r.checkout(wt.Filesystem, wi, c, guide.file(c.name)); err != nil {
 			return fmt.Errorf("update worktree: %w", err)
 		}
 	}
@@ -93,8 +93,10 @@ func checkClean(fsys billy.Filesystem, wi *worktreeIndex, c pathChange) error {
 	return nil
 }
 
-// checkout writes c's new side into the worktree and the index.
-func (r *Repo) checkout(fsys billy.Filesystem, wi *worktreeIndex, c pathChange) error {
+// checkout writes c's new side into the worktree and the index. data,
+// when not nil, is that side's content as the commit's request had it,
+// so the blob just written need not be read back.
+func (r *Repo) checkout(fsys billy.Filesystem, wi *worktreeIndex, c pathChange, data []byte) error {
 	if c.to.Hash.IsZero() {
 		wi.remove(c.name)
 		if err := fsys.Remove(c.name); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -102,15 +104,12 @@ func (r *Repo) checkout(fsys billy.Filesystem, wi *worktreeIndex, c pathChange) 
 		}
 		return nil
 	}
-	blob, err := r.r.BlobObject(c.to.Hash)
-	if err != nil {
-		return err
+	if data == nil {
+		var err error
+		if data, err = r.readBlob(c.to.Hash); err != nil {
+			return err
+		}
 	}
-	rd, err := blob.Reader()
-	if err != nil {
-		return err
-	}
-	defer rd.Close()
 	perm := os.FileMode(0o644)
 	if c.to.Mode == filemode.Executable {
 		perm = 0o755
@@ -119,7 +118,7 @@ func (r *Repo) checkout(fsys billy.Filesystem, wi *worktreeIndex, c pathChange) 
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, rd); err != nil {
+	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err
 	}
@@ -134,6 +133,19 @@ func (r *Repo) checkout(fsys billy.Filesystem, wi *worktreeIndex, c pathChange) 
 		e.Hash, e.Mode, e.Size, e.ModifiedAt = c.to.Hash, c.to.Mode, uint32(fi.Size()), fi.ModTime()
 	})
 	return nil
+}
+
+func (r *Repo) readBlob(h plumbing.Hash) ([]byte, error) {
+	blob, err := r.r.BlobObject(h)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := blob.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
 }
 
 func readFile(fsys billy.Filesystem, name string) ([]byte, error) {
