@@ -304,14 +304,13 @@ func (b *bench) sets(file string) (sets, error) {
 		s.All = append(s.All, p)
 	}
 	sort.Strings(s.All)
+	var alone []string
 	for _, p := range s.All {
-		if !b.ok([]string{p}) {
-			continue
-		}
-		if try := append(slices.Clone(s.Largest), p); b.ok(try) {
-			s.Largest = try
+		if b.ok([]string{p}) {
+			alone = append(alone, p)
 		}
 	}
+	s.Largest = b.greedy(alone)
 	if file != "" {
 		raw, _ := json.Marshal(s)
 		if err := os.WriteFile(file, raw, 0o644); err != nil {
@@ -319,6 +318,32 @@ func (b *bench) sets(file string) (sets, error) {
 		}
 	}
 	return s, nil
+}
+
+// greedy returns what adding pkgs one at a time, keeping each only if the
+// namespace still resolves, keeps, without resolving once per package: a
+// namespace whose subscriptions resolve also resolves without some of them
+// (the same answer minus theirs satisfies every rule), so a prefix of the
+// rest that resolves is all kept, and the first package that breaks it is
+// found by bisection.
+func (b *bench) greedy(pkgs []string) []string {
+	var kept []string
+	for len(pkgs) > 0 {
+		with := func(n int) []string { return append(slices.Clone(kept), pkgs[:n]...) }
+		if b.ok(with(len(pkgs))) {
+			return with(len(pkgs))
+		}
+		lo, hi := 0, len(pkgs) // with(lo) resolves, with(hi) does not
+		for hi-lo > 1 {
+			if mid := (lo + hi) / 2; b.ok(with(mid)) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		kept, pkgs = with(lo), pkgs[hi:]
+	}
+	return kept
 }
 
 // runAlone resolves every package alone and reports the total and the per-package median.
