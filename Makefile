@@ -32,7 +32,7 @@ CONTROLLER_GEN := $(CURDIR)/.cache/tools/$(CONTROLLER_TOOLS_VERSION)/controller-
 # What generate writes: verify compares these with the committed tree.
 GENERATED := '*zz_generated.*.go' config/crd/bases
 
-.PHONY: all build test bench fuzz lint generate verify demo clean deps envtest envtest-mod image dist
+.PHONY: all build test bench olmbench fuzz lint generate verify demo clean deps envtest envtest-mod image dist
 
 all: build
 
@@ -70,6 +70,12 @@ test: deps envtest
 
 bench: deps envtest
 	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) $(GO) test -run '^$$' -bench . -benchmem ./...
+
+# olmops's resolver and OLM classic's (v0.46.0, built outside this module by
+# hack/olmbench.sh) on the PEERS.md workloads, interleaved ROUNDS times.
+ROUNDS ?= 5
+olmbench:
+	bash hack/resolver-vs-olm.sh $(ROUNDS)
 
 # Runs every Fuzz target of every package for FUZZTIME each.
 fuzz:

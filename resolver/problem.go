@@ -363,9 +363,7 @@ func (p *problem) variables() []sat.Variable {
 		))
 	}
 	byPackage := map[string][]sat.Identifier{}
-	byGVK := map[property.GVK][]sat.Identifier{}
 	var pkgs []string
-	var gvks []property.GVK
 	for _, id := range p.order {
 		bv := p.bundles[id]
 		vars = append(vars, sat.NewVar(id, bv.constraints...))
@@ -374,7 +372,30 @@ func (p *problem) variables() []sat.Variable {
 			pkgs = append(pkgs, pkg)
 		}
 		byPackage[pkg] = append(byPackage[pkg], id)
-		if bv.b != nil {
+	}
+	for _, pkg := range pkgs {
+		if ids := byPackage[pkg]; len(ids) > 1 {
+			vars = append(vars, sat.NewVar(sat.Identifier("package "+pkg),
+				sat.WithMessage(sat.AtMost(1, ids...), fmt.Sprintf("package %s permits at most one installed bundle", pkg))))
+		}
+	}
+	// An API rule needs two packages providing the API: with one package
+	// in the problem (a subscription without dependencies) there is none,
+	// and indexing every bundle's APIs would be wasted.
+	if len(pkgs) < 2 {
+		return vars
+	}
+	return append(vars, p.apiRules()...)
+}
+
+// apiRules are the at-most-one rules of the APIs that bundles of more than
+// one package provide, in the order the APIs first appear.
+func (p *problem) apiRules() []sat.Variable {
+	var vars []sat.Variable
+	byGVK := map[property.GVK][]sat.Identifier{}
+	var gvks []property.GVK
+	for _, id := range p.order {
+		if bv := p.bundles[id]; bv.b != nil {
 			for _, g := range bv.b.Props.GVKs {
 				if _, ok := byGVK[g]; !ok {
 					gvks = append(gvks, g)
@@ -383,15 +404,9 @@ func (p *problem) variables() []sat.Variable {
 			}
 		}
 	}
-	for _, pkg := range pkgs {
-		if ids := byPackage[pkg]; len(ids) > 1 {
-			vars = append(vars, sat.NewVar(sat.Identifier("package "+pkg),
-				sat.WithMessage(sat.AtMost(1, ids...), fmt.Sprintf("package %s permits at most one installed bundle", pkg))))
-		}
-	}
 	for _, g := range gvks {
 		ids := byGVK[g]
-		if distinctPackages(p, ids) > 1 {
+		if manyPackages(p, ids) {
 			vars = append(vars, sat.NewVar(sat.Identifier("api "+g.String()),
 				sat.WithMessage(sat.AtMost(1, ids...), fmt.Sprintf("API %s is provided by at most one operator", g))))
 		}
@@ -399,12 +414,17 @@ func (p *problem) variables() []sat.Variable {
 	return vars
 }
 
-func distinctPackages(p *problem, ids []sat.Identifier) int {
-	seen := map[string]bool{}
-	for _, id := range ids {
-		seen[p.bundles[id].pkg] = true
+// manyPackages tells whether ids come from more than one package. Every
+// provided API of every bundle asks, so it answers without a set: most
+// APIs have one providing package.
+func manyPackages(p *problem, ids []sat.Identifier) bool {
+	first := p.bundles[ids[0]].pkg
+	for _, id := range ids[1:] {
+		if p.bundles[id].pkg != first {
+			return true
+		}
 	}
-	return len(seen)
+	return false
 }
 
 func subscriptionRequires(name string, ids []sat.Identifier) string {

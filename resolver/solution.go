@@ -67,7 +67,7 @@ func (p *problem) path(s subscriptionVar, c Candidate) []Hop {
 	if c.Edge.Kind == EdgeStay || s.sub.Held != "" || s.sub.Policy != Classic || s.sub.Installed == nil {
 		return []Hop{first}
 	}
-	hops, err := upgradePath(p.ns.Catalogs, s.sub.Request, p.orders)
+	hops, err := upgradePathFrom(p.ns.Catalogs, s.sub.Request, p.orders, &s.result)
 	if err != nil || len(hops) == 0 || hops[0].Edge.To != c.Name() {
 		return []Hop{first}
 	}

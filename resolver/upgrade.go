@@ -249,13 +249,27 @@ func UpgradePath(cats []*catalog.Catalog, req Request) ([]Hop, error) {
 }
 
 func upgradePath(cats []*catalog.Catalog, req Request, orders channelOrders) ([]Hop, error) {
+	return upgradePathFrom(cats, req, orders, nil)
+}
+
+// upgradePathFrom is upgradePath whose first hop's successors, if first is
+// not nil, are already known: a resolution has them from choosing the
+// subscription's candidates, and successors is a pure function of the
+// request and the catalogs.
+func upgradePathFrom(cats []*catalog.Catalog, req Request, orders channelOrders, first *Result) ([]Hop, error) {
 	var path []Hop
 	seen := map[string]bool{}
 	if req.Installed != nil {
 		seen[req.Installed.Bundle] = true
 	}
 	for {
-		res, err := successors(cats, req, orders)
+		var res Result
+		var err error
+		if first != nil {
+			res, first = *first, nil
+		} else {
+			res, err = successors(cats, req, orders)
+		}
 		if err != nil {
 			if len(path) > 0 {
 				return path, fmt.Errorf("after %s: %w", path[len(path)-1].Edge, err)

@@ -18,7 +18,7 @@ var bench struct {
 	err  error
 }
 
-func benchCatalog(b *testing.B) *catalog.Catalog {
+func benchCatalog(b testing.TB) *catalog.Catalog {
 	b.Helper()
 	dir := corpus.Path(b, benchCatalogDir)
 	bench.once.Do(func() { bench.cat, bench.err = catalog.LoadDir(b.Context(), dir, "ocp-v4.20") })

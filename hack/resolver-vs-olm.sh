@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Side by side: olmops's resolver benchmarks and OLM classic's resolver
+# (hack/olmbench) on the PEERS.md workloads, interleaved round by round so
+# both see the same load, then the medians of each figure.
+#   hack/resolver-vs-olm.sh [rounds]      (default 5)
+# Wall times on a shared machine measure the queue for a core as much as
+# the work: compare the cpu figures (user+system time of the process
+# during the timed part), and read the load average beside them.
+set -euo pipefail
+export GOTOOLCHAIN=local
+rounds=${1:-5}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OLMBENCH_DIR=${OLMBENCH_DIR:-$work/olmbench}
+mkdir -p "$OLMBENCH_DIR"
+cd "$root"
+nice -n 10 go test -c -o "$work/resolver.test" ./resolver/
+# The first olmbench run builds it and finds the largest namespace that
+# resolves for OLM (minutes); later rounds reuse both.
+"$root/hack/olmbench.sh" -reps 0 -sets "$OLMBENCH_DIR/sets.json" >/dev/null
+for i in $(seq "$rounds"); do
+  echo "# round $i load $(cut -d' ' -f1-3 /proc/loadavg)"
+  (cd resolver && "$work/resolver.test" -test.run '^$' -test.benchtime 20x -test.count 1 -test.benchmem \
+    -test.bench 'ResolveEachAlone|ResolveNamespace$') | grep '^Benchmark'
+  "$root/hack/olmbench.sh" -reps 1 -sets "$OLMBENCH_DIR/sets.json" | grep '^RESULT'
+done | tee "$work/raw.txt"
+echo "# medians of $rounds rounds"
+awk '
+  /^Benchmark/ { name=$1; for (i=3; i<NF; i++) if ($(i+1) ~ /\/op$|ms\/package$/) { v[name" "$(i+1)]=v[name" "$(i+1)]" "$i } }
+  /^RESULT/ { name=$2" "$3; for (i=4; i<=NF; i++) { split($i, kv, "="); if (kv[1] ~ /_ms$/) v[name" "kv[1]]=v[name" "kv[1]]" "kv[2] } }
+  END { for (k in v) { n=split(substr(v[k],2), a, " "); asort(a); printf "%s %s\n", k, a[int((n+1)/2)] } }
+' "$work/raw.txt" | sort
