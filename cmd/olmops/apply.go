@@ -130,7 +130,8 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	}
 	line := newStatusLine(opts.Err)
 	t := reconciler.Target{ID: "cli/" + opts.Cluster, Repo: repo, Commit: commit, Branch: branch, Cluster: opts.Cluster,
-		Prune: opts.Prune && record != nil, HealthTimeout: opts.HealthTimeout, Event: applyEvents(line)}
+		Prune: opts.Prune && record != nil, HealthTimeout: opts.HealthTimeout, Event: applyEvents(line),
+		Waiting: newWaitLine(line).show}
 	if record != nil {
 		t.ID, t.Previous = client.ObjectKeyFromObject(record).String(), record.Status.Subscriptions
 	} else {
