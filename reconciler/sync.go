@@ -72,7 +72,7 @@ type Target struct {
 	// olmops.yaml (as planner.Options.Forge does); nil, or a nil Forge,
 	// posts none. An error posts none either, and is told as a
 	// StatusesOff event: the cluster is applied all the same.
-	Forge func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error)
+	Forge gitsource.ForgeFunc
 	// Prune deletes the objects that left the plans.
 	Prune bool
 	// HealthTimeout overrides the Applier's when not zero.
