@@ -60,7 +60,7 @@ type Propose struct {
 	Repo *gitsource.Repo
 	// Forge returns the forge olmops.yaml configures; nil, or a nil Forge
 	// returned, means the git-only forge on Repo.
-	Forge func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error)
+	Forge gitsource.ForgeFunc
 	// Author signs the commit; a default olmops identity when empty.
 	Author object.Signature
 	// Automatic commits the import straight to the base branch (pushed

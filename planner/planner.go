@@ -29,7 +29,7 @@ type Options struct {
 	Push bool
 	// Forge returns the forge olmops.yaml configures; nil, or a nil
 	// Forge returned, means the git-only forge on Repo.
-	Forge func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error)
+	Forge gitsource.ForgeFunc
 	// Branch is where olmops.yaml is read; "" means Repo's default branch.
 	Branch string
 	// Clusters limits the run to these clusters; none means all.

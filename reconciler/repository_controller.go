@@ -71,17 +71,12 @@ func (r *RepositoryReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	base := obj.DeepCopy()
-	if obj.Spec.Suspend {
+	if v1alpha1.MarkSuspended(&obj.Status.Conditions, obj.Spec.Suspend, obj.Generation, "fetched or applied") {
 		logr.FromContextOrDiscard(ctx).V(1).Info("suspended")
 		// A reconcile request stays unhandled: `olmops reconcile` waiting
 		// on it must not report a pass that did not run.
-		meta.SetStatusCondition(&obj.Status.Conditions, metav1.Condition{
-			Type: v1alpha1.SuspendedCondition, Status: metav1.ConditionTrue, Reason: v1alpha1.SuspendedReason,
-			Message: "spec.suspend is true: nothing is fetched or applied until it is false", ObservedGeneration: obj.Generation,
-		})
 		return ctrl.Result{}, r.patchStatus(ctx, base, obj)
 	}
-	meta.RemoveStatusCondition(&obj.Status.Conditions, v1alpha1.SuspendedCondition)
 	if at := request.Of(obj); at != "" {
 		obj.Status.LastHandledReconcileAt = at
 	}

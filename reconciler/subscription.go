@@ -121,6 +121,13 @@ func (s *Syncer) progress(ctx context.Context, t Target, p *loadedPlan, r apply.
 		t.event(false, "HopStarted", fmt.Sprintf("%s: applying %s (hop %d/%d)", sub, r.Bundle, r.Hop, r.Hops))
 		s.post(ctx, t, p, r.Report())
 	case commitstatus.Installed:
+		if !r.Healthy {
+			// A health poll's verdict: every poll, too often to record.
+			if t.Waiting != nil {
+				t.Waiting(Event{Reason: "HealthWait", Message: fmt.Sprintf("%s: applying %s (hop %d/%d): %s", sub, r.Bundle, r.Hop, r.Hops, r.Reason)})
+			}
+			return
+		}
 		t.event(false, "HopInstalled", fmt.Sprintf("%s: %s installed and healthy (hop %d/%d)", sub, r.Bundle, r.Hop, r.Hops))
 	case commitstatus.Held:
 		if len(r.MissingPermissions) > 0 {

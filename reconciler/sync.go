@@ -72,7 +72,7 @@ type Target struct {
 	// olmops.yaml (as planner.Options.Forge does); nil, or a nil Forge,
 	// posts none. An error posts none either, and is told as a
 	// StatusesOff event: the cluster is applied all the same.
-	Forge func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error)
+	Forge gitsource.ForgeFunc
 	// Prune deletes the objects that left the plans.
 	Prune bool
 	// HealthTimeout overrides the Applier's when not zero.
@@ -84,6 +84,12 @@ type Target struct {
 	// Event, when set, hears of every hop started, installed, held or
 	// failed, and of every removal. It is called from several goroutines.
 	Event func(Event)
+	// Waiting, when set, hears a started hop's health wait: after each
+	// poll that finds it not yet healthy, an Event HealthWait whose
+	// message names the hop, the first object not yet healthy and
+	// kstatus' message. It comes every poll, so it is for a display to
+	// rewrite, not for a record; called from several goroutines.
+	Waiting func(Event)
 }
 
 // Event is something a person watching the cluster wants to know.

@@ -65,8 +65,11 @@ does: a file is armored OpenPGP public keys, or SSH public keys
 (authorized_keys or allowed_signers lines, for gpg.format=ssh); otherwise
 nothing is applied and the reason is printed.
 
-Exit codes: 0 every plan installed or held; 1 a plan failed, or the head
-is not verified (its reason is printed); 2 usage, I/O or API server error.`,
+Exit codes: 0 every plan installed and healthy; 1 a plan failed (or what
+left it was not pruned), or the head is not verified; 2 usage, I/O or API
+server error; 3 nothing failed, but a plan was held back (Upgradeable=False,
+missing permissions, a dependency not installed). Each plan not done is
+named on stderr with its reason.`,
 		Example: `  olmops apply --repo . --cluster staging
   olmops apply --repo https://github.com/acme/fleet.git --cluster prod-east --kubeconfig prod.kubeconfig`,
 		Args: args(cobra.NoArgs),
@@ -127,7 +130,8 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	}
 	line := newStatusLine(opts.Err)
 	t := reconciler.Target{ID: "cli/" + opts.Cluster, Repo: repo, Commit: commit, Branch: branch, Cluster: opts.Cluster,
-		Prune: opts.Prune && record != nil, HealthTimeout: opts.HealthTimeout, Event: applyEvents(line)}
+		Prune: opts.Prune && record != nil, HealthTimeout: opts.HealthTimeout, Event: applyEvents(line),
+		Waiting: newWaitLine(line).show}
 	if record != nil {
 		t.ID, t.Previous = client.ObjectKeyFromObject(record).String(), record.Status.Subscriptions
 	} else {
@@ -159,10 +163,7 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	if err := writeApplyOutcome(opts.Out, opts.Output, out); err != nil {
 		return err
 	}
-	if !out.Settled {
-		return errFindings
-	}
-	return nil
+	return applyVerdict(opts.Err, opts.Cluster, out)
 }
 
 // applyEvents prints each event as a line on stderr and, on a terminal,

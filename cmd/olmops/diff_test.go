@@ -28,6 +28,7 @@ func TestDiff(t *testing.T) {
 	dir := plannedExamples(t)
 	kc := envKubeconfig(t)
 	t.Cleanup(kubetest.Rollout(t.Context(), env.Client, "", 20*time.Millisecond))
+	installers(t)
 	diff := func(t *testing.T, want int) string {
 		t.Helper()
 		out, errOut, code := runCLI(t, "diff", "--repo", dir, "--cluster", "staging", "--kubeconfig", kc)
@@ -151,6 +152,7 @@ func TestDiffShowsPrunes(t *testing.T) {
 	dir := plannedExamples(t)
 	kc := envKubeconfig(t)
 	t.Cleanup(kubetest.Rollout(t.Context(), env.Client, "", 20*time.Millisecond))
+	installers(t)
 	ns := env.NewNamespace(t)
 	repo := newRepository(t, ns, "staging", v1alpha1.RepositorySpec{URL: "https://git.example.com/fleet.git", Cluster: "staging", Suspend: true})
 	record := "--repository=" + ns + "/" + repo.Name

@@ -12,11 +12,19 @@ const (
 	exitOK       = 0
 	exitFindings = 1
 	exitError    = 2
+	// exitHeld is apply's: nothing failed, but a plan was held back, so
+	// the cluster is not yet what the branch says.
+	exitHeld = 3
 )
 
 // errFindings says a command completed and reported problems in its input
 // (an invalid catalog). The command has already printed them.
 var errFindings = errors.New("findings reported")
+
+// errHeld says a command did all it could, and some of what it was asked
+// for waits on something outside it (an operator's Upgradeable=False, a
+// permission, a dependency). The command has already said what.
+var errHeld = errors.New("held")
 
 // usageError is a command line that cannot be run: a wrong flag, argument
 // count or value.
@@ -29,8 +37,8 @@ func usageErrorf(format string, args ...any) error {
 }
 
 // exitCode maps an error returned by a command to the process exit code:
-// findings are 1; usage, I/O and every other error 2; olmops-controller's
-// own code when it ran the command.
+// findings are 1; usage, I/O and every other error 2; a hold 3;
+// olmops-controller's own code when it ran the command.
 func exitCode(err error) int {
 	var child *childExit
 	switch {
@@ -40,6 +48,8 @@ func exitCode(err error) int {
 		return child.code
 	case errors.Is(err, errFindings):
 		return exitFindings
+	case errors.Is(err, errHeld):
+		return exitHeld
 	default:
 		return exitError
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 
@@ -30,15 +31,22 @@ func progress(w io.Writer, format string, args ...any) (done func()) {
 // two never share a line. Safe for concurrent use: plans pull bundles
 // and appliers report hops from several goroutines.
 type statusLine struct {
-	mu    sync.Mutex
-	w     io.Writer
-	tty   bool // false: show and clear write nothing
+	mu  sync.Mutex
+	w   io.Writer
+	tty bool // false: show and clear write nothing
+	// width is the terminal's, 0 when unknown: a longer line would wrap,
+	// and "\r" goes back to the start of the last row only.
+	width int
 	shown bool
 }
 
 // newStatusLine writes progress on w only when w is a terminal.
 func newStatusLine(w io.Writer) *statusLine {
-	return &statusLine{w: w, tty: isTerminal(w)}
+	l := &statusLine{w: w, tty: isTerminal(w)}
+	if l.tty {
+		l.width, _, _ = term.GetSize(int(w.(*os.File).Fd()))
+	}
+	return l
 }
 
 // show replaces the progress line.
@@ -48,8 +56,19 @@ func (l *statusLine) show(format string, args ...any) {
 	if !l.tty {
 		return
 	}
-	fmt.Fprintf(l.w, "\r\033[K"+format+" …", args...)
+	fmt.Fprint(l.w, "\r\033[K"+fit(fmt.Sprintf(format, args...)+" …", l.width))
 	l.shown = true
+}
+
+// fit cuts s to less than width columns (counting a rune as one), ending
+// it with "…"; width 0 leaves s whole. The last column stays free: some
+// terminals wrap as soon as it is written.
+func fit(s string, width int) string {
+	if width <= 0 || utf8.RuneCountInString(s) < width {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max(width-2, 0)]) + "…"
 }
 
 // clear erases the progress line, if one is shown.

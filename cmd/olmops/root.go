@@ -60,7 +60,7 @@ func execute(ctx context.Context, args []string, s streams) int {
 	err := root.ExecuteContext(ctx)
 	code := exitCode(err)
 	var child *childExit
-	if err != nil && err != errFindings && !errors.As(err, &child) { // already reported
+	if err != nil && err != errFindings && err != errHeld && !errors.As(err, &child) { // already reported
 		fmt.Fprintf(s.Err, "olmops: %v\n", err)
 		var ue *usageError
 		if errors.As(err, &ue) {

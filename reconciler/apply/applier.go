@@ -127,6 +127,11 @@ type Request struct {
 	//   - Held, when Upgradeable=False holds it back;
 	//   - Failed, with Reason, when it fails, the resumed hop too (then
 	//     possibly with no Applying before);
+	//   - Installed with Healthy false and Reason the health wait's
+	//     verdict (the first object not yet healthy, its kstatus status
+	//     and message), after each health poll that finds the hop not
+	//     yet healthy, for a hop that reported Applying: as often as
+	//     the Applier polls, so a caller that shows it rate-limits;
 	//   - Installed with Healthy true, when it became healthy, for a hop
 	//     that reported Applying.
 	// So an apply that finds the cluster as the plan wants it makes no

@@ -48,7 +48,9 @@
 //
 // Request.Progress, when set, hears each hop start (once its dry run passed), get held, fail, or
 // become installed and healthy, as it happens, so that the controller can
-// post events and "applying (hop n/m)" statuses while Apply waits. An
+// post events and "applying (hop n/m)" statuses while Apply waits; between
+// a started hop's apply and its health, each health poll's verdict (what
+// is not yet healthy, and why) too, for a terminal to show. An
 // apply that changes nothing makes no call; the Result Apply returns is
 // always the last word.
 //

@@ -160,8 +160,9 @@ func failingCondition(obj *unstructured.Unstructured) string {
 // wait polls until objs are healthy or timeout passes; healthy is then
 // false and reason the last one seen. objs are first judged as given (the
 // apply responses), so that a hop already healthy needs no read, and only
-// the objects not yet healthy are read again.
-func (a *Applier) wait(ctx context.Context, objs []*unstructured.Unstructured, timeout time.Duration) (healthy bool, reason string, err error) {
+// the objects not yet healthy are read again. seen, when not nil, hears
+// the reason of each poll that still finds an object not healthy.
+func (a *Applier) wait(ctx context.Context, objs []*unstructured.Unstructured, timeout time.Duration, seen func(reason string)) (healthy bool, reason string, err error) {
 	objs = nonNil(objs)
 	left, reason := pending(objs, objs)
 	if len(left) == 0 {
@@ -173,6 +174,9 @@ func (a *Applier) wait(ctx context.Context, objs []*unstructured.Unstructured, t
 			return false, err
 		}
 		left, reason = pending(left, live)
+		if len(left) > 0 && seen != nil {
+			seen(reason)
+		}
 		return len(left) == 0, nil
 	})
 	if timedOut {
@@ -220,7 +224,7 @@ func poll(ctx context.Context, interval, timeout time.Duration, cond func(contex
 // established waits until the hop's CRDs are Established, so that the
 // objects of their kinds can follow.
 func (h *hopApply) established(ctx context.Context, crds []*unstructured.Unstructured) error {
-	ok, why, err := h.a.wait(ctx, crds, h.a.EstablishTimeout)
+	ok, why, err := h.a.wait(ctx, crds, h.a.EstablishTimeout, nil)
 	if err != nil {
 		return err
 	}
@@ -234,7 +238,7 @@ func (h *hopApply) established(ctx context.Context, crds []*unstructured.Unstruc
 // not within HealthTimeout, the Result says why and the error wraps
 // ErrUnhealthy.
 func (r *run) awaitHealth(ctx context.Context, live []*unstructured.Unstructured) error {
-	ok, why, err := r.a.wait(ctx, live, r.a.HealthTimeout)
+	ok, why, err := r.a.wait(ctx, live, r.a.HealthTimeout, r.waiting)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		r.res.Phase = commitstatus.Applying // still awaited

@@ -21,3 +21,16 @@ func (r *run) progress() {
 	res.Inventory = slices.Clone(res.Inventory)
 	r.req.Progress(res)
 }
+
+// waiting tells Progress the health wait's verdict on a hop that
+// announced its start: the objects are applied (Installed), not yet
+// healthy, and why is the first of them and kstatus' message. A hop that
+// made no announcement stays silent, as an apply that changes nothing
+// makes no call at all.
+func (r *run) waiting(why string) {
+	if !r.started {
+		return
+	}
+	r.res.Healthy, r.res.Reason = false, why
+	r.progress()
+}

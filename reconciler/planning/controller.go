@@ -15,7 +15,6 @@ import (
 	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -151,17 +150,12 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	base := obj.DeepCopy()
-	if obj.Spec.Suspend {
+	if v1alpha1.MarkSuspended(&obj.Status.Conditions, obj.Spec.Suspend, obj.Generation, "fetched or planned") {
 		logr.FromContextOrDiscard(ctx).V(1).Info("suspended")
 		// A reconcile request stays unhandled: `olmops reconcile` waiting
 		// on it must not report a pass that did not run.
-		meta.SetStatusCondition(&obj.Status.Conditions, metav1.Condition{
-			Type: v1alpha1.SuspendedCondition, Status: metav1.ConditionTrue, Reason: v1alpha1.SuspendedReason,
-			Message: "spec.suspend is true: nothing is fetched or planned until it is false", ObservedGeneration: obj.Generation,
-		})
 		return ctrl.Result{}, r.patchStatus(ctx, base, obj)
 	}
-	meta.RemoveStatusCondition(&obj.Status.Conditions, v1alpha1.SuspendedCondition)
 	start := time.Now()
 	// Read before the pass records it: a pending request makes it due.
 	requested := request.Pending(obj, obj.Status.LastHandledReconcileAt)
