@@ -47,6 +47,7 @@ func BenchmarkServe50(b *testing.B) {
 		stop()
 		b.StopTimer()
 		hwm, rss := memory(b, cmd.Process.Pid)
+		logMemory(b, hwm, rss)
 		b.ReportMetric(hwm, "MiB-peak-RSS")
 		b.ReportMetric(rss, "MiB-RSS")
 		_ = cmd.Process.Signal(os.Interrupt)
