@@ -134,8 +134,8 @@ func checkVolumes(t *testing.T, dep *appsv1.Deployment, c corev1.Container) {
 func checkLimits(t *testing.T, c corev1.Container) {
 	t.Helper()
 	want := corev1.ResourceRequirements{
-		Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("50m"), corev1.ResourceMemory: resource.MustParse("144Mi")},
-		Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("288Mi")},
+		Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("50m"), corev1.ResourceMemory: resource.MustParse("320Mi")},
+		Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("640Mi")},
 	}
 	for _, l := range []struct{ got, want corev1.ResourceList }{
 		{c.Resources.Requests, want.Requests}, {c.Resources.Limits, want.Limits},

@@ -99,7 +99,7 @@ func Open(ctx context.Context, opts Options) (*Repo, error) {
 }
 
 func openPath(ctx context.Context, opts Options) (*Repo, error) {
-	r, err := git.PlainOpenWithOptions(opts.Path, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	r, err := plainOpen(opts.Path)
 	if err != nil {
 		return nil, fmt.Errorf("gitsource: open %s: %w", opts.Path, err)
 	}
@@ -157,13 +157,13 @@ func openCache(ctx context.Context, opts Options, dir string, auth transport.Aut
 	log := logr.FromContextOrDiscard(ctx)
 	url := opts.URL
 	display := redact(url)
-	r, err := git.PlainOpen(dir)
+	r, err := plainOpen(dir)
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		log.V(1).Info("cloning", "url", display, "cache", dir)
 		if err := clone(ctx, url, opts.CacheDir, dir, auth, opts.MaxFetchSize); err != nil {
 			return nil, fmt.Errorf("gitsource: clone %s: %w", display, err)
 		}
-		r, err = git.PlainOpen(dir)
+		r, err = plainOpen(dir)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("gitsource: open cache %s of %s: %w", dir, display, err)
