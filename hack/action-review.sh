@@ -25,9 +25,9 @@ export GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
 
 build_from_source() {
 	if [[ -z "${OLMOPS_ACTION_REF:-}" ]]; then
-		(cd "$GITHUB_ACTION_PATH" && go build -trimpath -ldflags "-s -w -X main.version=local" -o "$bin_dir/olmops" ./cmd/olmops)
+		(cd "$GITHUB_ACTION_PATH" && go build -trimpath -tags kustomize_disable_go_plugin_support -ldflags "-s -w -X main.version=local" -o "$bin_dir/olmops" ./cmd/olmops)
 	else
-		GOBIN="$bin_dir" go install -trimpath -ldflags "-s -w -X main.version=$OLMOPS_ACTION_REF" \
+		GOBIN="$bin_dir" go install -trimpath -tags kustomize_disable_go_plugin_support -ldflags "-s -w -X main.version=$OLMOPS_ACTION_REF" \
 			"github.com/olmops/olmops/cmd/olmops@$OLMOPS_ACTION_REF"
 	fi
 }
