@@ -113,3 +113,28 @@ func toAny(ss []string) []any {
 	}
 	return out
 }
+
+// OperatorGroupOf reads, from the Deployments among objs (a plan's
+// rendered hop), the OperatorGroup they were rendered for: its name and
+// target namespaces from the olm.operatorGroup and olm.targetNamespaces
+// annotations Render writes; DefaultOperatorGroup watching all namespaces
+// when no Deployment says.
+func OperatorGroupOf(namespace string, objs []*unstructured.Unstructured) subscription.OperatorGroup {
+	og := subscription.OperatorGroup{Name: DefaultOperatorGroup, Namespace: namespace}
+	for _, o := range objs {
+		if o.GetKind() != "Deployment" {
+			continue
+		}
+		ann, _, _ := unstructured.NestedStringMap(o.Object, "spec", "template", "metadata", "annotations")
+		name, ok := ann[operatorGroupAnnotation]
+		if !ok || name == "" {
+			continue
+		}
+		og.Name = name
+		if targets := ann[targetNamespacesAnnotation]; targets != "" {
+			og.TargetNamespaces = strings.Split(targets, ",")
+		}
+		break
+	}
+	return og
+}

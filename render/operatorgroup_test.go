@@ -108,3 +108,15 @@ func TestProvidedAPIs(t *testing.T) {
 		t.Errorf("ProvidedAPIs = %v, want %v", got, want)
 	}
 }
+
+// The group a plan was rendered for is read back from its Deployment.
+func TestOperatorGroupOf(t *testing.T) {
+	res := mustRender(t, synthetic(t, nil), Options{Namespace: "ops", OperatorGroup: "og1", TargetNamespaces: []string{"a", "b"}})
+	got := OperatorGroupOf("ops", res.Objects)
+	if want := (subscription.OperatorGroup{Name: "og1", Namespace: "ops", TargetNamespaces: []string{"a", "b"}}); !reflect.DeepEqual(got, want) {
+		t.Errorf("OperatorGroupOf = %+v, want %+v", got, want)
+	}
+	if got := OperatorGroupOf("ops", nil); got.Name != DefaultOperatorGroup || got.TargetNamespaces != nil {
+		t.Errorf("without a Deployment: %+v", got)
+	}
+}
