@@ -37,6 +37,9 @@ var controllerGrants = []grant{
 	// The ClusterOperator olmops: its Upgradeable condition on OpenShift.
 	{"config.openshift.io", "clusteroperators", []string{"get", "create", "patch"}},
 	{"config.openshift.io", "clusteroperators/status", []string{"patch"}},
+	// Each namespace's OperatorGroup where OLM serves the kind, and the
+	// list that finds one the admin made (reconciler/apply/group.go).
+	{"operators.coreos.com", "operatorgroups", []string{"get", "list", "create", "patch", "delete"}},
 	// ClusterExtensions are applied as their service accounts.
 	{"", "serviceaccounts", []string{"impersonate"}},
 	// Bundles grant their operators what the controller does not hold.

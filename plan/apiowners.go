@@ -157,7 +157,7 @@ func (o *apiOwner) add(u *unstructured.Unstructured) {
 	switch u.GetKind() {
 	case "CustomResourceDefinition":
 		o.crds[u.GetName()] = u
-		o.apis = append(o.apis, providedAPIs(u)...)
+		o.apis = append(o.apis, render.ProvidedAPIs([]*unstructured.Unstructured{u})...)
 	case "Deployment":
 		targets, found, _ := unstructured.NestedString(u.Object, "spec", "template", "metadata", "annotations", "olm.targetNamespaces")
 		switch {
@@ -168,22 +168,6 @@ func (o *apiOwner) add(u *unstructured.Unstructured) {
 			o.namespaces = append(o.namespaces, strings.Split(targets, ",")...)
 		}
 	}
-}
-
-// providedAPIs lists a CRD's served versions as Kind.version.group, the
-// entries of OLM's olm.providedAPIs OperatorGroup annotation.
-func providedAPIs(crd *unstructured.Unstructured) []string {
-	group, _, _ := unstructured.NestedString(crd.Object, "spec", "group")
-	kind, _, _ := unstructured.NestedString(crd.Object, "spec", "names", "kind")
-	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
-	var out []string
-	for _, v := range versions {
-		m, _ := v.(map[string]any)
-		if name, _ := m["name"].(string); name != "" && m["served"] == true {
-			out = append(out, kind+"."+name+"."+group)
-		}
-	}
-	return out
 }
 
 // where names a plan in errors: its intent's file and line, else its folder.

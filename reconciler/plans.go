@@ -30,6 +30,8 @@ type planSet struct {
 	cfg     *v1alpha1.RepositoryConfig
 	cluster v1alpha1.Cluster
 	plans   []*loadedPlan
+	// contained says which plans contain an object (see shared).
+	contained containers
 	// carriers maps a plan folder to the commit that last changed it,
 	// where its status is posted.
 	carriers map[string]plumbing.Hash
@@ -47,6 +49,8 @@ type loadedPlan struct {
 	// carrier is the commit that last changed the folder, where the
 	// plan's status goes; "" when unknown.
 	carrier string
+	// contained is the pass's index of the plans' target objects.
+	contained containers
 }
 
 // bundle is the plan's target bundle, or what the status calls a plan that
@@ -88,6 +92,10 @@ func loadPlans(ctx context.Context, t Target) (*planSet, error) {
 		set.plans = append(set.plans, loadPlan(ctx, set.fsys, dirs[i], t.Cluster))
 	}
 	shareCRDs(set.plans)
+	set.contained = containersOf(set.plans)
+	for _, p := range set.plans {
+		p.contained = set.contained
+	}
 	if len(dirs) > 0 {
 		if set.carriers, err = t.Repo.LastChanged(ctx, t.Commit, dirs); err != nil {
 			return nil, fmt.Errorf("find the commits that carried the plans: %w", err)

@@ -20,8 +20,9 @@ func (s *Syncer) remove(ctx context.Context, t Target, set *planSet, out *Outcom
 			t.event(false, "Orphaned", fmt.Sprintf("%s: its plan left the branch; pruning is off, so its %d objects stay", sub, len(prev.Inventory)))
 			continue
 		}
+		inv := s.inventory(t.ID, prev)
 		res, err := s.Applier.Remove(ctx, apply.RemoveRequest{Cluster: t.Cluster, Namespace: prev.Namespace,
-			Subscription: prev.Name, Inventory: s.inventory(t.ID, prev)})
+			Subscription: prev.Name, Inventory: inv, Shared: set.contained.shared("", inv)})
 		if err != nil && transient(err) {
 			return err
 		}

@@ -39,3 +39,27 @@ func TestShareCRDs(t *testing.T) {
 }
 
 var errBroken = errors.New("does not load")
+
+// A plan's shared entries are those of its inventory another loaded plan's
+// target contains; for a removal, any loaded plan counts.
+func TestContainersShared(t *testing.T) {
+	role := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": map[string]any{"name": "widgets-view"}}}
+	own := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "a", "namespace": "team-a"}}}
+	a := &loadedPlan{namespace: "team-a", name: "a", req: apply.Request{Hops: []apply.Hop{{Objects: []*unstructured.Unstructured{own}}}}}
+	b := &loadedPlan{namespace: "team-b", name: "b", req: apply.Request{Hops: []apply.Hop{{Objects: []*unstructured.Unstructured{role}}}}}
+	broken := &loadedPlan{namespace: "team-c", name: "c", err: errBroken, req: apply.Request{Hops: []apply.Hop{{Objects: []*unstructured.Unstructured{own}}}}}
+	c := containersOf([]*loadedPlan{a, b, broken})
+	inv := apply.Inventory{
+		{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", Name: "widgets-view"},
+		{Version: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: "a"},
+	}
+	if got := c.shared("team-a/a", inv); !reflect.DeepEqual(got, inv[:1]) {
+		t.Errorf("a shares %v, want the role b contains", got)
+	}
+	if got := c.shared("team-b/b", inv); !reflect.DeepEqual(got, inv[1:]) {
+		t.Errorf("b shares %v, want a's ConfigMap", got)
+	}
+	if got := c.shared("", inv); !reflect.DeepEqual(got, inv) {
+		t.Errorf("a removal shares %v, want all", got)
+	}
+}

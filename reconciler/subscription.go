@@ -39,6 +39,7 @@ func (s *Syncer) applyOne(ctx context.Context, t Target, p *loadedPlan) (*subRes
 	req := p.req
 	req.Installed = prev.InstalledBundle
 	req.Inventory = s.inventory(t.ID, prev)
+	req.Shared = p.contained.shared(p.namespace+"/"+p.name, req.Inventory)
 	req.KeepRemoved = !t.Prune
 	req.Progress = func(r apply.Result) { s.progress(ctx, t, p, r) }
 	start := time.Now()

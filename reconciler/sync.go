@@ -51,6 +51,9 @@ type Syncer struct {
 	mu          sync.Mutex
 	inventories map[string]apply.Inventory
 	posted      map[string]postedStatus
+	// groups are the digests of the OperatorGroup sets last applied, per
+	// target and namespace (see keepGroups).
+	groups map[string]string
 }
 
 // Target is one pass: a cluster of a repository at a commit, and what the
@@ -155,6 +158,7 @@ func (s *Syncer) Sync(ctx context.Context, t Target) (*Outcome, error) {
 	if err := s.remove(ctx, t, set, out); err != nil {
 		return nil, err
 	}
+	s.keepGroups(ctx, t, results, out)
 	slices.SortFunc(out.Subscriptions, func(a, b v1alpha1.SubscriptionStatus) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
@@ -192,6 +196,11 @@ func (s *Syncer) Forget(id string) {
 	for k := range s.posted {
 		if strings.HasPrefix(k, id+"\x00") {
 			delete(s.posted, k)
+		}
+	}
+	for k := range s.groups {
+		if strings.HasPrefix(k, id+"\x00") {
+			delete(s.groups, k)
 		}
 	}
 	s.mu.Unlock()

@@ -147,7 +147,9 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 		t.Forge = func(*v1alpha1.RepositoryConfig) (gitsource.Forge, error) { return forge, nil }
 	}
 	applier := &apply.Applier{Client: c, Impersonate: apply.NewImpersonator(kubeCfg, client.Options{Scheme: c.Scheme(), Mapper: c.RESTMapper()}).Client}
-	s := &reconciler.Syncer{Applier: applier, OpenShiftVersion: func(ctx context.Context) (string, error) {
+	// The ClusterOperator as serve keeps it: a pass from the command line
+	// must not leave the cluster-version operator reading a stale gate.
+	s := &reconciler.Syncer{Applier: applier, ClusterOperator: c, OpenShiftVersion: func(ctx context.Context) (string, error) {
 		return reconciler.OpenShiftVersion(ctx, c)
 	}}
 	out, err := s.Sync(ctx, t)

@@ -111,6 +111,10 @@ type Request struct {
 	// serving one of them is refused, as OLM refuses to drop a served
 	// version another operator's CRD still needs.
 	SharedCRDs map[string]map[string][]string
+	// Shared are the objects the cluster's other plans contain (their
+	// target hops): prune never deletes them, whichever plan dropped them
+	// first, as it never deletes a CRD another operator needs.
+	Shared Inventory
 	// KeepRemoved leaves the objects that left the plan in the cluster
 	// and drops them from the Inventory: olmops stops managing them
 	// (a Repository's spec.prune: false).

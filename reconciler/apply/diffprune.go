@@ -17,7 +17,7 @@ func (a *Applier) DiffRemove(ctx context.Context, req RemoveRequest) ([]Change, 
 	if req.Namespace == "" || req.Subscription == "" {
 		return nil, fmt.Errorf("diff remove %s/%s: namespace and subscription are required", req.Namespace, req.Subscription)
 	}
-	changes, err := a.withDefaults().deletions(ctx, normalize(req.Inventory), nil, req.PruneCRDs)
+	changes, err := a.withDefaults().deletions(ctx, normalize(req.Inventory), req.Shared.keys(), req.PruneCRDs)
 	if err != nil {
 		return nil, fmt.Errorf("diff remove %s/%s: %w", req.Namespace, req.Subscription, err)
 	}

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -79,6 +80,28 @@ func pending(objs, live []*unstructured.Unstructured) (left []*unstructured.Unst
 }
 
 var apiServiceGK = schema.GroupKind{Group: "apiregistration.k8s.io", Kind: "APIService"}
+
+// failedError is a wait cut short: an object kstatus calls Failed (a
+// Deployment past its progress deadline, a Job that failed) does not get
+// better by waiting.
+type failedError struct{ reason string }
+
+func (e *failedError) Error() string { return e.reason }
+
+// failed returns the reason of the first of live (read as in pending)
+// that kstatus calls Failed, "" when none is.
+func failed(live []*unstructured.Unstructured) string {
+	for _, l := range live {
+		if l == nil {
+			continue
+		}
+		if res, err := compute(l); err == nil && res.Status == kstatus.FailedStatus {
+			_, why := healthOf(l)
+			return why
+		}
+	}
+	return ""
+}
 
 // healthOf judges one live object: healthy when kstatus says Current.
 // The reason is "Kind name: Status: message", with the message of a
@@ -161,7 +184,8 @@ func failingCondition(obj *unstructured.Unstructured) string {
 // false and reason the last one seen. objs are first judged as given (the
 // apply responses), so that a hop already healthy needs no read, and only
 // the objects not yet healthy are read again. seen, when not nil, hears
-// the reason of each poll that still finds an object not healthy.
+// the reason of each poll that still finds an object not healthy. An
+// object kstatus calls Failed ends the wait at once with a *failedError.
 func (a *Applier) wait(ctx context.Context, objs []*unstructured.Unstructured, timeout time.Duration, seen func(reason string)) (healthy bool, reason string, err error) {
 	objs = nonNil(objs)
 	left, reason := pending(objs, objs)
@@ -172,6 +196,9 @@ func (a *Applier) wait(ctx context.Context, objs []*unstructured.Unstructured, t
 		live, err := a.readHealth(ctx, left)
 		if err != nil {
 			return false, err
+		}
+		if why := failed(live); why != "" {
+			return false, &failedError{why}
 		}
 		left, reason = pending(left, live)
 		if len(left) > 0 && seen != nil {
@@ -239,7 +266,11 @@ func (h *hopApply) established(ctx context.Context, crds []*unstructured.Unstruc
 // ErrUnhealthy.
 func (r *run) awaitHealth(ctx context.Context, live []*unstructured.Unstructured) error {
 	ok, why, err := r.a.wait(ctx, live, r.a.HealthTimeout, r.waiting)
+	var failed *failedError
 	switch {
+	case errors.As(err, &failed):
+		r.res.Healthy, r.res.Reason = false, failed.reason
+		return fmt.Errorf("%w: %s", ErrUnhealthy, failed.reason)
 	case err != nil && ctx.Err() != nil:
 		r.res.Phase = commitstatus.Applying // still awaited
 		return err

@@ -85,6 +85,15 @@ func (inv Inventory) merge(add []Entry) Inventory {
 	return normalize(append(slices.Clone(inv), add...))
 }
 
+// keys is the set of the identities in inv, never nil.
+func (inv Inventory) keys() map[key]bool {
+	out := make(map[key]bool, len(inv))
+	for _, e := range inv {
+		out[e.key()] = true
+	}
+	return out
+}
+
 // without returns inv less the entries whose identity is in drop.
 func (inv Inventory) without(drop map[key]bool) Inventory {
 	return slices.DeleteFunc(slices.Clone(inv), func(e Entry) bool { return drop[e.key()] })

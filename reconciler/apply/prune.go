@@ -20,7 +20,7 @@ import (
 // prune deletes the inventory's objects that the hop just applied does
 // not hold, or with KeepRemoved only forgets them.
 func (r *run) prune(ctx context.Context, live []*unstructured.Unstructured) error {
-	keep := map[key]bool{}
+	keep := r.req.Shared.keys()
 	for _, l := range live {
 		keep[entryOf(l).key()] = true
 	}

@@ -22,6 +22,10 @@ type RemoveRequest struct {
 	// CustomResourceDefinitions, and with them every custom resource of
 	// their kinds.
 	PruneCRDs bool
+	// Shared are the objects the cluster's other plans contain, such as
+	// the per-API ClusterRoles of a CRD they share: Remove leaves them to
+	// those plans and drops them from the Inventory.
+	Shared Inventory
 }
 
 // Remove deletes every object of req's Inventory, by the rules prune
@@ -43,8 +47,9 @@ func (a *Applier) Remove(ctx context.Context, req RemoveRequest) (*Result, error
 	}
 	log := logr.FromContextOrDiscard(ctx).WithValues("subscription", req.Namespace+"/"+req.Subscription)
 	ctx = logr.NewContext(ctx, log)
-	inv, n, err := a.withDefaults().sweep(ctx, normalize(req.Inventory), nil, req.PruneCRDs)
-	res := &Result{Inventory: inv, Pruned: n}
+	shared := req.Shared.keys()
+	inv, n, err := a.withDefaults().sweep(ctx, normalize(req.Inventory), shared, req.PruneCRDs)
+	res := &Result{Inventory: inv.without(shared), Pruned: n}
 	log.V(1).Info("removed", "deleted", n, "remaining", len(inv))
 	if err != nil {
 		return res, fmt.Errorf("remove %s/%s: %w", req.Namespace, req.Subscription, err)
