@@ -40,7 +40,7 @@ func (t tree) denies() bool {
 	return t.cfg != nil && t.cfg.Spec.Policy.Escalations.OnAutomatic == v1alpha1.EscalationDeny
 }
 
-// deniedEscalations is the refusal of a head whose plans of Automatic
+// DeniedEscalations is the refusal of a head whose plans of Automatic
 // subscriptions grant more than what was last applied, when olmops.yaml's
 // escalation policy is Deny at the head or at the last applied commit (a
 // commit may not lift the policy that guards its own change). The planner
@@ -48,7 +48,7 @@ func (t tree) denies() bool {
 // past review. A plan folder unchanged since the last applied commit is
 // not looked at again. nil when nothing is denied, or when the head does
 // not load (Sync says why).
-func deniedEscalations(ctx context.Context, src *gitsource.Repo, branch, cluster string, head plumbing.Hash, lastApplied string) error {
+func DeniedEscalations(ctx context.Context, src *gitsource.Repo, branch, cluster string, head plumbing.Hash, lastApplied string) error {
 	now := readTree(ctx, src, head, branch, cluster)
 	var last tree
 	if lastApplied != "" {

@@ -127,7 +127,7 @@ func (r *RepositoryReconciler) reconcile(ctx context.Context, base, obj *v1alpha
 		r.reportRefused(ctx, obj, src, creds, refusal{commit: commit, reason: v1alpha1.VerificationFailedReason, msg: msg})
 		return r.stalled(obj, v1alpha1.VerificationFailedReason, msg), nil
 	}
-	if denied := deniedEscalations(ctx, src, branch, obj.Spec.Cluster, commit, st.LastAppliedCommit); denied != nil {
+	if denied := DeniedEscalations(ctx, src, branch, obj.Spec.Cluster, commit, st.LastAppliedCommit); denied != nil {
 		msg := redact(denied.Error())
 		r.reportRefused(ctx, obj, src, creds, refusal{commit: commit, reason: v1alpha1.EscalationDeniedReason, msg: msg, trusted: true})
 		return r.stalled(obj, v1alpha1.EscalationDeniedReason, msg), nil

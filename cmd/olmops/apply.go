@@ -128,6 +128,9 @@ func applyRun(ctx context.Context, opts *applyOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := denyEscalations(ctx, opts, repo, branch, commit, record); err != nil {
+		return err
+	}
 	line := newStatusLine(opts.Err)
 	t := reconciler.Target{ID: "cli/" + opts.Cluster, Repo: repo, Commit: commit, Branch: branch, Cluster: opts.Cluster,
 		Prune: opts.Prune && record != nil, HealthTimeout: opts.HealthTimeout, Event: applyEvents(line),
@@ -211,6 +214,23 @@ func verifyHead(ctx context.Context, opts *applyOptions, repo *gitsource.Repo, c
 		return err
 	}
 	fmt.Fprintf(opts.Err, "verified %.12s: signed by %s (key %s, %s)\n", commit, s.Identity, s.KeyID, s.KeyRing)
+	return nil
+}
+
+// denyEscalations refuses, as the controller does, a head whose Automatic
+// plans grant more than was last applied while olmops.yaml denies
+// escalations (at the head or at that last commit): apply from CI must not
+// be the way around the policy. Without a Repository nothing is known to
+// be applied, so every grant of an Automatic plan counts.
+func denyEscalations(ctx context.Context, opts *applyOptions, repo *gitsource.Repo, branch string, commit plumbing.Hash, record *v1alpha1.Repository) error {
+	var last string
+	if record != nil {
+		last = record.Status.LastAppliedCommit
+	}
+	if err := reconciler.DeniedEscalations(ctx, repo, branch, opts.Cluster, commit, last); err != nil {
+		fmt.Fprintf(opts.Err, "%s: %v\n", v1alpha1.EscalationDeniedReason, err)
+		return errFindings
+	}
 	return nil
 }
 

@@ -88,3 +88,36 @@ func TestApplyHeldExitCode(t *testing.T) {
 		}
 	}
 }
+
+// apply refuses, as the controller does, Automatic plans that grant more
+// than was last applied while olmops.yaml denies escalations: here no
+// Repository records the cluster, so every grant counts, and nothing of
+// the head may reach the cluster.
+func TestApplyEscalationDenied(t *testing.T) {
+	dir := exampleRepo(t)
+	if out, errOut, code := runCLI(t, "plan", "--repo", dir, "--cluster", "staging"); code != exitOK {
+		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
+	}
+	cfg := filepath.Join(dir, "olmops.yaml")
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte("spec:\n"), []byte("spec:\n  policy:\n    escalations:\n      onAutomatic: Deny\n"), 1)
+	if err := os.WriteFile(cfg, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, dir, "commit", "--quiet", "-am", "deny escalations")
+	out, errOut, code := runCLI(t, "apply", "--repo", dir, "--cluster", "staging", "--kubeconfig", envKubeconfig(t))
+	if code != exitFindings {
+		t.Errorf("exit %d, want %d\n%s%s", code, exitFindings, out, errOut)
+	}
+	for _, s := range []string{v1alpha1.EscalationDeniedReason + ": ", "clusters/staging/plans/", "nothing applied"} {
+		if !strings.Contains(errOut, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, errOut)
+		}
+	}
+	if strings.Contains(errOut, "HopStarted") {
+		t.Errorf("a hop was started under Deny:\n%s", errOut)
+	}
+}
