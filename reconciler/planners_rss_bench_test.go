@@ -3,6 +3,7 @@ package reconciler
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -50,15 +51,7 @@ func BenchmarkPlanners10(b *testing.B) {
 		keys := createPlanners(b, env, names)
 		waitPlanned(b, env, keys, names)
 		b.StopTimer()
-		hwm, rss := memory(b, cmd.Process.Pid)
-		logMemory(b, hwm, rss)
-		b.ReportMetric(hwm, "MiB-peak-RSS")
-		b.ReportMetric(rss, "MiB-RSS")
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-		if err := env.Stop(); err != nil {
-			b.Error(err)
-		}
+		stopServe(b, cmd, env)
 		b.StartTimer()
 	}
 }
@@ -133,6 +126,20 @@ func plannedOnce(b *testing.B, env *kubetest.Env, key client.ObjectKey) bool {
 	}
 	return ready != nil && ready.Status == metav1.ConditionTrue && obj.Status.LastPlannedCommit != "" &&
 		obj.Status.ObservedGeneration == obj.Generation
+}
+
+// stopServe reports the serve process's peak and current RSS, then stops
+// it and env.
+func stopServe(b *testing.B, cmd *exec.Cmd, env *kubetest.Env) {
+	hwm, rss := memory(b, cmd.Process.Pid)
+	logMemory(b, hwm, rss)
+	b.ReportMetric(hwm, "MiB-peak-RSS")
+	b.ReportMetric(rss, "MiB-RSS")
+	_ = cmd.Process.Signal(os.Interrupt)
+	_ = cmd.Wait()
+	if err := env.Stop(); err != nil {
+		b.Error(err)
+	}
 }
 
 // logMemory logs one iteration's figures, which -benchtime Nx would

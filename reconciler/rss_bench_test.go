@@ -47,15 +47,7 @@ func BenchmarkServe50(b *testing.B) {
 		waitReady(b, env, key, probe)
 		stop()
 		b.StopTimer()
-		hwm, rss := memory(b, cmd.Process.Pid)
-		logMemory(b, hwm, rss)
-		b.ReportMetric(hwm, "MiB-peak-RSS")
-		b.ReportMetric(rss, "MiB-RSS")
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-		if err := env.Stop(); err != nil {
-			b.Error(err)
-		}
+		stopServe(b, cmd, env)
 		b.StartTimer()
 	}
 }
