@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/olmops/olmops/api/v1alpha1"
-	"github.com/olmops/olmops/reconciler/apply"
 )
 
 // remove deletes the objects of subscriptions whose plan left the branch,
@@ -21,8 +20,7 @@ func (s *Syncer) remove(ctx context.Context, t Target, set *planSet, out *Outcom
 			continue
 		}
 		inv := s.inventory(t.ID, prev)
-		res, err := s.Applier.Remove(ctx, apply.RemoveRequest{Cluster: t.Cluster, Namespace: prev.Namespace,
-			Subscription: prev.Name, Inventory: inv, Shared: set.contained.shared("", inv)})
+		res, err := s.Applier.Remove(ctx, set.removal(t.Cluster, prev, inv))
 		if err != nil && transient(err) {
 			return err
 		}

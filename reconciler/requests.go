@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/reconciler/apply"
 )
 
@@ -31,22 +32,40 @@ func Preview(ctx context.Context, t Target) ([]apply.Request, []apply.RemoveRequ
 	if err != nil {
 		return nil, nil, err
 	}
-	reqs, err := requests(set)
-	if err != nil {
+	if _, err := requests(set); err != nil {
 		return nil, nil, err
 	}
-	for i := range reqs {
-		prev := previous(t.Previous, reqs[i].Namespace, reqs[i].Subscription)
-		reqs[i].Installed, reqs[i].Inventory, reqs[i].KeepRemoved = prev.InstalledBundle, parseInventory(prev.Inventory), !t.Prune
+	reqs := make([]apply.Request, 0, len(set.plans))
+	for _, p := range set.plans {
+		prev := previous(t.Previous, p.namespace, p.name)
+		reqs = append(reqs, p.request(prev, parseInventory(prev.Inventory), t.Prune))
 	}
 	var removals []apply.RemoveRequest
 	for _, prev := range leftBranch(set, t.Previous) {
 		if t.Prune && len(prev.Inventory) > 0 {
-			removals = append(removals, apply.RemoveRequest{Cluster: t.Cluster, Namespace: prev.Namespace,
-				Subscription: prev.Name, Inventory: parseInventory(prev.Inventory)})
+			removals = append(removals, set.removal(t.Cluster, prev, parseInventory(prev.Inventory)))
 		}
 	}
 	return reqs, removals, nil
+}
+
+// request is p's apply request from where prev left it (inv is prev's
+// inventory), keeping what other plans of the pass contain: the one
+// construction that apply and its preview share, so that diff shows what
+// apply would do.
+func (p *loadedPlan) request(prev v1alpha1.SubscriptionStatus, inv apply.Inventory, prune bool) apply.Request {
+	req := p.req
+	req.Installed = prev.InstalledBundle
+	req.Inventory = inv
+	req.Shared = p.contained.shared(p.namespace+"/"+p.name, inv)
+	req.KeepRemoved = !prune
+	return req
+}
+
+// removal deletes inv, what prev's plan left before it left the branch,
+// but for what a plan of the pass still contains.
+func (set *planSet) removal(cluster string, prev v1alpha1.SubscriptionStatus, inv apply.Inventory) apply.RemoveRequest {
+	return apply.RemoveRequest{Cluster: cluster, Namespace: prev.Namespace, Subscription: prev.Name, Inventory: inv, Shared: set.contained.shared("", inv)}
 }
 
 func requests(set *planSet) ([]apply.Request, error) {

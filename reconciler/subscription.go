@@ -36,11 +36,7 @@ func (s *Syncer) applyOne(ctx context.Context, t Target, p *loadedPlan) (*subRes
 	if p.err != nil {
 		return invalid(p, prev, p.err), nil
 	}
-	req := p.req
-	req.Installed = prev.InstalledBundle
-	req.Inventory = s.inventory(t.ID, prev)
-	req.Shared = p.contained.shared(p.namespace+"/"+p.name, req.Inventory)
-	req.KeepRemoved = !t.Prune
+	req := p.request(prev, s.inventory(t.ID, prev), t.Prune)
 	req.Progress = func(r apply.Result) { s.progress(ctx, t, p, r) }
 	start := time.Now()
 	res, err := s.applier(t).Apply(ctx, req)
