@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -22,36 +23,30 @@ import (
 // the branch loses its set when pruning is on. A failure fails the pass's
 // outcome: tenants would not get the access the operators promise.
 func (s *Syncer) keepGroups(ctx context.Context, t Target, results []*subResult, out *Outcome) {
-	type group struct {
-		hops [][]*unstructured.Unstructured
-	}
-	groups := map[string]*group{}
+	installed := map[string][][]*unstructured.Unstructured{} // by namespace
 	for _, r := range results {
-		p := r.plan
-		if groups[p.namespace] == nil {
-			groups[p.namespace] = &group{}
-		}
+		hops := installed[r.plan.namespace]
 		if hop := installedHop(r); hop != nil {
-			groups[p.namespace].hops = append(groups[p.namespace].hops, hop)
+			hops = append(hops, hop)
 		}
+		installed[r.plan.namespace] = hops // present even when nil: the namespace still has a plan
 	}
 	var gone []string
 	for _, prev := range t.Previous {
-		if groups[prev.Namespace] == nil && !slices.Contains(gone, prev.Namespace) {
+		if _, ok := installed[prev.Namespace]; !ok && !slices.Contains(gone, prev.Namespace) {
 			gone = append(gone, prev.Namespace)
 		}
 	}
-	for _, ns := range sortedKeys(groups) {
-		g := groups[ns]
-		if len(g.hops) == 0 {
+	for _, ns := range slices.Sorted(maps.Keys(installed)) {
+		hops := installed[ns]
+		if len(hops) == 0 {
 			continue // nothing installed: nothing to grant, nothing to take
 		}
 		var apis []string
-		for _, hop := range g.hops {
+		for _, hop := range hops {
 			apis = append(apis, render.ProvidedAPIs(hop)...)
 		}
-		objs := render.OperatorGroupObjects(render.OperatorGroupOf(ns, g.hops[0]), apis)
-		s.applyGroup(ctx, t, ns, objs, out)
+		s.applyGroup(ctx, t, ns, render.OperatorGroupObjects(render.OperatorGroupOf(ns, hops[0]), apis), out)
 	}
 	if t.Prune {
 		slices.Sort(gone)
@@ -116,14 +111,4 @@ func installedHop(r *subResult) []*unstructured.Unstructured {
 		}
 	}
 	return nil
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

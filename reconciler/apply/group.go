@@ -63,16 +63,23 @@ func (a *Applier) ApplyGroup(ctx context.Context, namespace string, objs []*unst
 		}
 		res.Applied++
 	}
-	if !prune {
-		if err := errors.Join(errs...); err != nil {
-			return res, fmt.Errorf("OperatorGroup objects of %s: %w", namespace, err)
-		}
-		return res, nil
+	if prune {
+		errs = append(errs, a.pruneGroup(ctx, namespace, want, res)...)
 	}
+	if err := errors.Join(errs...); err != nil {
+		return res, fmt.Errorf("OperatorGroup objects of %s: %w", namespace, err)
+	}
+	return res, nil
+}
+
+// pruneGroup deletes what olmops labelled as namespace's OperatorGroup
+// objects and want no longer holds, counting it in res.
+func (a *Applier) pruneGroup(ctx context.Context, namespace string, want map[key]bool, res *GroupResult) []error {
 	labelled, err := a.labelledGroupObjects(ctx, namespace)
 	if err != nil {
-		return res, errors.Join(append(errs, err)...)
+		return []error{err}
 	}
+	var errs []error
 	for _, e := range labelled {
 		if want[e.key()] {
 			continue
@@ -86,10 +93,7 @@ func (a *Applier) ApplyGroup(ctx context.Context, namespace string, objs []*unst
 			res.Pruned++
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return res, fmt.Errorf("OperatorGroup objects of %s: %w", namespace, err)
-	}
-	return res, nil
+	return errs
 }
 
 // groupBlocked says why og may not be applied, "" when it may.
