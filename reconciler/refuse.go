@@ -11,6 +11,7 @@ import (
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/commitstatus"
 	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/reconciler/credentials"
 )
 
 // refusal is a head the controller will not apply, to be told on the
@@ -32,7 +33,7 @@ type refusal struct {
 // neither, nothing is posted: an unverified commit must not choose where
 // olmops writes, nor have it push notes to a repository it never named.
 // A failure to post is logged and evented; the refusal stands either way.
-func (r *RepositoryReconciler) reportRefused(ctx context.Context, obj *v1alpha1.Repository, src *gitsource.Repo, creds *Credentials, ref refusal) {
+func (r *RepositoryReconciler) reportRefused(ctx context.Context, obj *v1alpha1.Repository, src *gitsource.Repo, creds *credentials.Set, ref refusal) {
 	log := logr.FromContextOrDiscard(ctx)
 	cfg, ok := r.trustedConfig(ctx, obj, src, ref)
 	if !ok {

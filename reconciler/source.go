@@ -1,23 +1,19 @@
 package reconciler
 
 import (
-	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
-	"strings"
 	"sync"
 
-	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/gitsource/github"
+	"github.com/olmops/olmops/reconciler/credentials"
 )
 
 // Sources keeps one bare clone per repository URL and set of credentials
@@ -49,75 +45,25 @@ type forgeEntry struct {
 	forge gitsource.Forge
 }
 
-// Credentials are a Repository's secrets, read once per pass.
-type Credentials struct {
-	// Git authenticates fetches and the git forge's pushes.
-	Git gitsource.Auth
-	// ForgeToken authenticates to the GitHub API.
-	ForgeToken string
-	secrets    []string
-}
-
-// Redact replaces every secret value, and any credentials embedded in a
-// URL, in s: messages bound for conditions, events and logs go through it.
-func (c *Credentials) Redact(s string) string {
-	for _, v := range c.secrets {
-		if len(v) >= 4 {
-			s = strings.ReplaceAll(s, v, "***")
-		}
-	}
-	return gitsource.RedactURLs(s)
-}
-
 // Credentials reads the Secrets obj names: spec.secretRef for Git and
 // spec.forge.tokenSecretRef for the forge, from obj's namespace.
-func (s *Sources) Credentials(ctx context.Context, reader client.Reader, obj *v1alpha1.Repository) (*Credentials, error) {
-	c := &Credentials{}
-	if ref := obj.Spec.SecretRef; ref != nil {
-		data, err := secretData(ctx, reader, obj.Namespace, ref.Name)
-		if err != nil {
-			return c, err
-		}
-		c.Git = gitsource.Auth{
-			Token:         string(data[v1alpha1.SecretKeyToken]),
-			Username:      string(data[v1alpha1.SecretKeyUsername]),
-			Password:      string(data[v1alpha1.SecretKeyPassword]),
-			SSHKey:        data[v1alpha1.SecretKeyIdentity],
-			SSHKnownHosts: string(data[v1alpha1.SecretKeyKnownHosts]),
-		}
-		if len(c.Git.SSHKey) > 0 && c.Git.SSHKnownHosts == "" {
-			return c, fmt.Errorf("secret %s: %s needs %s, to check the SSH server's key", ref.Name, v1alpha1.SecretKeyIdentity, v1alpha1.SecretKeyKnownHosts)
-		}
-		c.secrets = append(c.secrets, c.Git.Token, c.Git.Password, string(c.Git.SSHKey))
+func (s *Sources) Credentials(ctx context.Context, reader client.Reader, obj *v1alpha1.Repository) (*credentials.Set, error) {
+	var forgeRef *v1alpha1.LocalObjectReference
+	if f := obj.Spec.Forge; f != nil {
+		forgeRef = f.TokenSecretRef
 	}
-	if f := obj.Spec.Forge; f != nil && f.TokenSecretRef != nil {
-		data, err := secretData(ctx, reader, obj.Namespace, f.TokenSecretRef.Name)
-		if err != nil {
-			return c, err
-		}
-		c.ForgeToken = string(data[v1alpha1.SecretKeyToken])
-		c.secrets = append(c.secrets, c.ForgeToken)
-	}
-	return c, nil
-}
-
-func secretData(ctx context.Context, reader client.Reader, namespace, name string) (map[string][]byte, error) {
-	var sec corev1.Secret
-	if err := reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &sec); err != nil {
-		return nil, fmt.Errorf("read secret %s: %w", name, err)
-	}
-	return sec.Data, nil
+	return credentials.Read(ctx, reader, obj.Namespace, obj.Spec.SecretRef, forgeRef)
 }
 
 // Fetch returns obj's repository, fetched now: cloned into the cache on
 // first use, fetched on every later pass.
-func (s *Sources) Fetch(ctx context.Context, obj *v1alpha1.Repository, creds *Credentials) (*gitsource.Repo, error) {
+func (s *Sources) Fetch(ctx context.Context, obj *v1alpha1.Repository, creds *credentials.Set) (*gitsource.Repo, error) {
 	if obj.Spec.Timeout.Duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, obj.Spec.Timeout.Duration)
 		defer cancel()
 	}
-	fp := fingerprint(obj.Spec.URL, creds.Git)
+	fp := credentials.Fingerprint(creds.Git, obj.Spec.URL)
 	s.mu.Lock()
 	if s.clones == nil {
 		s.clones, s.objects, s.forges = map[string]*clone{}, map[string]string{}, map[string]forgeEntry{}
@@ -147,17 +93,6 @@ func (s *Sources) Fetch(ctx context.Context, obj *v1alpha1.Repository, creds *Cr
 	return c.repo, nil
 }
 
-// fingerprint keys a clone by URL and credentials, so that two
-// Repositories with different credentials never share what one of them
-// may not read.
-func fingerprint(u string, auth gitsource.Auth) string {
-	h := sha256.New()
-	for _, part := range []string{u, auth.Username, auth.Password, auth.Token, string(auth.SSHKey), auth.SSHKnownHosts} {
-		fmt.Fprintf(h, "%d:%s", len(part), part)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 // Forget drops what is kept for a deleted Repository. Its clone stays on
 // disk for other Repositories of the same URL.
 func (s *Sources) Forget(id string) {
@@ -172,18 +107,13 @@ func (s *Sources) Forget(id string) {
 // the API, anything else as git notes pushed to the repository. The
 // token of olmops.yaml's forge is its tokenSecret, read from obj's
 // namespace, unless spec.forge.tokenSecretRef gave one.
-func (s *Sources) Forge(ctx context.Context, reader client.Reader, obj *v1alpha1.Repository, repo *gitsource.Repo, cfg *v1alpha1.RepositoryConfig, creds *Credentials) (gitsource.Forge, error) {
+func (s *Sources) Forge(ctx context.Context, reader client.Reader, obj *v1alpha1.Repository, repo *gitsource.Repo, cfg *v1alpha1.RepositoryConfig, creds *credentials.Set) (gitsource.Forge, error) {
 	spec, tokenSecret := forgeSpec(obj, cfg)
-	if creds.ForgeToken == "" && tokenSecret != nil {
-		data, err := secretData(ctx, reader, obj.Namespace, tokenSecret.Name)
-		if err != nil {
-			return nil, err
-		}
-		creds.ForgeToken = string(data[cmp.Or(tokenSecret.Key, v1alpha1.SecretKeyToken)])
-		creds.secrets = append(creds.secrets, creds.ForgeToken)
+	if err := creds.ReadForgeToken(ctx, reader, obj.Namespace, tokenSecret); err != nil {
+		return nil, err
 	}
 	id := client.ObjectKeyFromObject(obj).String()
-	key := fmt.Sprintf("%p\x00%s\x00%s\x00%s\x00%s\x00%s", repo, spec.Type, spec.Owner, spec.Repo, spec.BaseURL, fingerprint(creds.ForgeToken, gitsource.Auth{}))
+	key := fmt.Sprintf("%p\x00%s\x00%s\x00%s\x00%s\x00%s", repo, spec.Type, spec.Owner, spec.Repo, spec.BaseURL, credentials.Fingerprint(gitsource.Auth{}, creds.ForgeToken))
 	s.mu.Lock()
 	e, ok := s.forges[id]
 	s.mu.Unlock()

@@ -27,6 +27,7 @@ import (
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/reconciler/apply"
 	"github.com/olmops/olmops/reconciler/certs"
+	"github.com/olmops/olmops/reconciler/credentials"
 )
 
 func TestOutcome(t *testing.T) {
@@ -168,7 +169,7 @@ func TestCredentialsRedact(t *testing.T) {
 	}
 	tests := []struct {
 		name     string
-		creds    *Credentials
+		creds    *credentials.Set
 		in, want string
 	}{
 		{"token", full, "fetch: token tok-0123456789 refused", "fetch: token *** refused"},
@@ -183,7 +184,7 @@ func TestCredentialsRedact(t *testing.T) {
 		{"two urls", full, "http://a:b1@h1/x then http://c:d2@h2/y", "http://h1/x then http://h2/y"},
 		{"no secret", full, "nothing to hide at https://git.example.com/x", "nothing to hide at https://git.example.com/x"},
 		{"short values stay", short, "password abc is too short to hide", "password abc is too short to hide"},
-		{"empty credentials", &Credentials{}, "clone https://u:p@h/x", "clone https://h/x"},
+		{"empty credentials", &credentials.Set{}, "clone https://u:p@h/x", "clone https://h/x"},
 		// URLs that do not parse keep their passwords out too: a typo in
 		// spec.url must not put its credentials in a condition.
 		{"url with a bad port", full, `open http://olmops:hunter2@127.0.0.1:80a/x.git: parse "http://olmops:hunter2@127.0.0.1:80a/x.git": invalid port`,

@@ -13,12 +13,13 @@ import (
 
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/reconciler/credentials"
 )
 
 // verifyKeys reads the key rings of spec.verify's Secret: every key
 // ending in .asc (OpenPGP) or .sshpub (SSH), in name order.
 func verifyKeys(ctx context.Context, reader client.Reader, obj *v1alpha1.Repository) ([]gitsource.KeyRing, error) {
-	data, err := secretData(ctx, reader, obj.Namespace, obj.Spec.Verify.SecretRef.Name)
+	data, err := credentials.Data(ctx, reader, obj.Namespace, obj.Spec.Verify.SecretRef.Name)
 	if err != nil {
 		return nil, err
 	}

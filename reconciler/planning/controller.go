@@ -31,6 +31,7 @@ import (
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/plan"
 	"github.com/olmops/olmops/planner"
+	"github.com/olmops/olmops/reconciler/credentials"
 	"github.com/olmops/olmops/reconciler/request"
 )
 
@@ -111,7 +112,7 @@ type pass struct {
 	req    ctrl.Request
 	obj    *v1alpha1.Planner
 	branch string
-	creds  *credentials
+	creds  *credentials.Set
 	repo   *gitsource.Repo
 	head   plumbing.Hash
 	report *planner.Report
@@ -166,7 +167,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		logr.FromContextOrDiscard(ctx).V(1).Info("backing off, as the last controller did", "failures", obj.Status.ConsecutiveFailures, "next", wait)
 		return ctrl.Result{RequeueAfter: wait}, nil
 	}
-	p := &pass{req: req, obj: obj, branch: cmp.Or(obj.Spec.Branch, "main"), creds: &credentials{}, requested: requested, base: base}
+	p := &pass{req: req, obj: obj, branch: cmp.Or(obj.Spec.Branch, "main"), creds: &credentials.Set{}, requested: requested, base: base}
 	out := r.run(ctx, p)
 	// Recorded with the reconcile's context, not the pass's: a pass that
 	// ran out of time still says so.
@@ -214,8 +215,8 @@ func (r *Reconciler) readCredentials(ctx context.Context, p *pass) *outcome {
 // fetch opens the Planner's clone, which fetches it. The clone is held
 // exclusively until the pass ends: a planner moves its refs.
 func (r *Reconciler) fetch(ctx context.Context, p *pass) *outcome {
-	repo, err := gitsource.Open(ctx, gitsource.Options{URL: p.obj.Spec.URL, Auth: p.creds.git, Exclusive: true,
-		CacheDir: filepath.Join(r.CacheDir, "planning", cacheKey(p.obj, p.creds.git)), MaxFetchSize: r.MaxFetchSize})
+	repo, err := gitsource.Open(ctx, gitsource.Options{URL: p.obj.Spec.URL, Auth: p.creds.Git, Exclusive: true,
+		CacheDir: filepath.Join(r.CacheDir, "planning", cacheKey(p.obj, p.creds.Git)), MaxFetchSize: r.MaxFetchSize})
 	if err != nil {
 		return fetchFailed(fmt.Errorf("fetch %s: %w", p.obj.Spec.URL, err))
 	}

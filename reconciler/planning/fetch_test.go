@@ -11,6 +11,7 @@ import (
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/internal/gittest"
+	"github.com/olmops/olmops/reconciler/credentials"
 )
 
 // A Planner's repository over the fetch cap stalls with FetchTooLarge
@@ -32,7 +33,7 @@ func TestFetchOverTheCapStalls(t *testing.T) {
 		t.Run(fmt.Sprint(tc.max), func(t *testing.T) {
 			r := &Reconciler{CacheDir: t.TempDir(), MaxFetchSize: tc.max}
 			p := &pass{obj: &v1alpha1.Planner{ObjectMeta: metav1.ObjectMeta{Name: "fleet"}, Spec: v1alpha1.PlannerSpec{URL: url}},
-				branch: "main", creds: &credentials{}}
+				branch: "main", creds: &credentials.Set{}}
 			out := r.fetch(t.Context(), p)
 			if p.repo != nil {
 				t.Cleanup(func() { p.repo.Close() })

@@ -29,7 +29,7 @@ func logPass(ctx context.Context, p *pass, out *outcome, took, next time.Duratio
 	}
 	kv = append(kv, "duration", took.Round(time.Millisecond).String(), "next", next.String())
 	if out.err != nil {
-		kv = append(kv, "error", p.creds.redact(out.err.Error()))
+		kv = append(kv, "error", p.creds.Redact(out.err.Error()))
 	}
 	logr.FromContextOrDiscard(ctx).Info("reconciled", kv...)
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/olmops/olmops/catalog/oci"
 	"github.com/olmops/olmops/catalogimport"
 	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/reconciler/credentials"
 )
 
 // CatalogImages resolves catalog images' tags and pulls them; *oci.Puller
@@ -127,7 +128,7 @@ func (r *Reconciler) poll(ctx context.Context, p *pass) *outcome {
 		}
 		st.LastPollTime = &metav1.Time{Time: now}
 		if err != nil {
-			st.Error = cutMessage(p.creds.redact(err.Error()))
+			st.Error = cutMessage(p.creds.Redact(err.Error()))
 			wait := r.polls.failed(key, interval)
 			p.pollIn(wait)
 			failed = append(failed, c.Name+": "+st.Error)
@@ -204,12 +205,12 @@ func (r *Reconciler) imagesFor(ctx context.Context, p *pass) (CatalogImages, err
 	)
 	if reg := p.obj.Spec.Registry; reg != nil {
 		if reg.SecretRef != nil {
-			data, err := secretData(ctx, r.APIReader, p.obj.Namespace, reg.SecretRef.Name)
+			data, err := credentials.Data(ctx, r.APIReader, p.obj.Namespace, reg.SecretRef.Name)
 			if err != nil {
 				return nil, err
 			}
 			secret = data[corev1.DockerConfigJsonKey]
-			p.creds.secrets = append(p.creds.secrets, string(secret))
+			p.creds.Keep(string(secret))
 			if keychain, err = oci.KeychainFromDockerConfigJSON(secret); err != nil {
 				return nil, fmt.Errorf("%w: secret %s: %w", errConfig, reg.SecretRef.Name, err)
 			}

@@ -91,7 +91,7 @@ func (r *Reconciler) record(ctx context.Context, p *pass, out *outcome) ctrl.Res
 		st.ObservedGeneration = obj.Generation
 		r.recordProposals(p, false)
 		r.recordHolds(p)
-		msg := p.creds.redact(out.err.Error())
+		msg := p.creds.Redact(out.err.Error())
 		setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, out.reason, msg)
 		setCondition(obj, v1alpha1.StalledCondition, metav1.ConditionTrue, out.reason, msg)
 		meta.RemoveStatusCondition(&st.Conditions, v1alpha1.ReconcilingCondition)
@@ -102,7 +102,7 @@ func (r *Reconciler) record(ctx context.Context, p *pass, out *outcome) ctrl.Res
 	now := time.Now()
 	wait := retryWait(r.backoff().When(p.req), out.err, now)
 	recordFailure(st, r.backoff().NumRequeues(p.req), now.Add(wait))
-	msg := fmt.Sprintf("%s; next attempt in %s, at %s", p.creds.redact(out.err.Error()), wait,
+	msg := fmt.Sprintf("%s; next attempt in %s, at %s", p.creds.Redact(out.err.Error()), wait,
 		now.Add(wait).UTC().Format(time.RFC3339))
 	setCondition(obj, v1alpha1.ReadyCondition, metav1.ConditionFalse, out.reason, msg)
 	setCondition(obj, v1alpha1.ReconcilingCondition, metav1.ConditionTrue, v1alpha1.ProgressingWithRetryReason, msg)
