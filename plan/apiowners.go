@@ -137,7 +137,7 @@ func (pl *planner) apiOwnerOf(p Plan) (*apiOwner, error) {
 		if !ok || !strings.HasPrefix(base, "customresourcedefinition") && !strings.HasPrefix(base, "deployment") {
 			continue
 		}
-		objs, err := render.ParseManifests(p.Dir+"/"+name, p.Files[name])
+		objs, err := pl.renders.parse(p.Dir+"/"+name, p.Files[name])
 		if err != nil {
 			return nil, err
 		}

@@ -115,9 +115,13 @@ func (pl *planner) compare(p *Plan, files map[string][]byte, target []*unstructu
 		p.State, p.File, p.Files = UpToDate, c.Plan, c.Files
 		return nil
 	}
-	p.File.Spec.OlmopsVersion = pl.in.Version
-	if files[v1alpha1.InstallPlanFile], err = p.File.Marshal(); err != nil {
-		return err
+	// Marshalling is a good part of a plan's cost: again only when the
+	// version differs from the committed one just written.
+	if p.File.Spec.OlmopsVersion != pl.in.Version {
+		p.File.Spec.OlmopsVersion = pl.in.Version
+		if files[v1alpha1.InstallPlanFile], err = p.File.Marshal(); err != nil {
+			return err
+		}
 	}
 	p.Files = files
 	var before []*unstructured.Unstructured
@@ -175,24 +179,27 @@ func (pl *planner) render(ctx context.Context, m member, h hop, namespace string
 	if err != nil {
 		return nil, err
 	}
-	res, err := render.Render(b, opts)
+	r, err := pl.renders.render(b, opts)
 	if err != nil {
 		return nil, err
 	}
-	objs := res.Objects
-	if m.intent != nil {
-		dir := OverlayDir(pl.in.Cluster, m.key.Name)
-		if _, err := fs.Stat(pl.in.Repo, path.Join(dir, "kustomization.yaml")); err == nil {
-			if objs, err = render.Overlay(objs, pl.in.Repo, dir); err != nil {
-				return nil, err
-			}
-		}
+	out := &rendered{objects: r.objects, files: r.files, image: image, warnings: r.warnings}
+	if m.intent == nil {
+		return out, nil
 	}
-	files, err := render.Files(objs)
-	if err != nil {
+	// The overlay is applied after the memo: its content is the cluster's
+	// own, and the shared objects are only read by render.Overlay.
+	dir := OverlayDir(pl.in.Cluster, m.key.Name)
+	if _, err := fs.Stat(pl.in.Repo, path.Join(dir, "kustomization.yaml")); err != nil {
+		return out, nil
+	}
+	if out.objects, err = render.Overlay(r.objects, pl.in.Repo, dir); err != nil {
 		return nil, err
 	}
-	return &rendered{objects: objs, files: files, image: image, warnings: res.Warnings}, nil
+	if out.files, err = render.Files(out.objects); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // pathDigest hashes what the catalogs say about the bundles on the path,

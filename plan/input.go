@@ -45,6 +45,9 @@ type Input struct {
 	Version string
 	// Policy is olmops.yaml's: what becomes of escalating changes.
 	Policy v1alpha1.Policy
+	// Renders, when set, shares renderings among the clusters of a run
+	// (see Renders); nil renders for this cluster alone.
+	Renders *Renders
 	// Promotion, for a cluster that follows others, is what its upgrades
 	// wait for; nil for a cluster that follows nobody.
 	Promotion *Promotion

@@ -99,7 +99,11 @@ func Cluster(ctx context.Context, in Input, digests *Digests) (*Result, error) {
 	if digests == nil {
 		digests = NewDigests()
 	}
-	pl := &planner{in: in, digests: digests, intents: map[Key]bool{}}
+	renders := in.Renders
+	if renders == nil {
+		renders = NewRenders()
+	}
+	pl := &planner{in: in, digests: digests, renders: renders, intents: map[Key]bool{}}
 	for _, i := range in.Objects.Intents {
 		pl.intents[Key{i.Namespace, i.Name}] = true
 	}
@@ -130,6 +134,7 @@ func Cluster(ctx context.Context, in Input, digests *Digests) (*Result, error) {
 type planner struct {
 	in      Input
 	digests *Digests
+	renders *Renders
 	// intents holds the keys that have an intent file.
 	intents map[Key]bool
 	// holds collects the subscriptions promotion keeps.

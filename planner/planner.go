@@ -66,6 +66,7 @@ type Planner struct {
 	forge    gitsource.Forge
 	catalogs *catalogs
 	digests  *plan.Digests
+	renders  *plan.Renders
 	srcFS    fs.FS
 	src      *plan.Sources
 	// pushed is the last commit each target branch was pushed at this
@@ -98,7 +99,7 @@ func New(opts Options) *Planner {
 // an unknown cluster name, a push that keeps losing races).
 func (p *Planner) Run(ctx context.Context) (*Report, error) {
 	var err error
-	p.digests = plan.NewDigests()
+	p.digests, p.renders = plan.NewDigests(), plan.NewRenders()
 	p.pushed = map[string]plumbing.Hash{}
 	if p.remote() {
 		if err := p.opts.Repo.Fetch(ctx); err != nil {
@@ -241,6 +242,7 @@ func (p *Planner) branch(ctx context.Context, repo *v1alpha1.RepositoryConfig, t
 		in, err := p.clusterInput(ctx, snap, repo, c)
 		var res *plan.Result
 		if err == nil {
+			in.Renders = p.renders
 			res, err = plan.Cluster(ctx, in, p.digests)
 		}
 		if err != nil {
