@@ -34,5 +34,12 @@ echo "# medians of $rounds rounds"
 awk '
   /^Benchmark/ { name=$1; for (i=3; i<NF; i++) if ($(i+1) ~ /\/op$|ms\/package$/) { v[name" "$(i+1)]=v[name" "$(i+1)]" "$i } }
   /^RESULT/ { name=$2" "$3; for (i=4; i<=NF; i++) { split($i, kv, "="); if (kv[1] ~ /_ms$/) v[name" "kv[1]]=v[name" "kv[1]]" "kv[2] } }
-  END { for (k in v) { n=split(substr(v[k],2), a, " "); asort(a); printf "%s %s\n", k, a[int((n+1)/2)] } }
+  END {
+    # POSIX awk (mawk has no asort): an insertion sort of a few values.
+    for (k in v) {
+      n=split(substr(v[k],2), a, " ")
+      for (i=2; i<=n; i++) { x=a[i]+0; for (j=i-1; j>=1 && a[j]+0>x; j--) a[j+1]=a[j]; a[j+1]=x }
+      printf "%s %s\n", k, a[int((n+1)/2)]
+    }
+  }
 ' "$work/raw.txt" | sort

@@ -342,6 +342,7 @@ func (b *bench) runAlone(pkgs []string) {
 	var times []time.Duration
 	var total time.Duration
 	resolved := 0
+	var failed []string
 	cpu0 := cpuTime()
 	for _, p := range pkgs {
 		r, subs := b.fresh(), b.subs([]string{p})
@@ -349,10 +350,17 @@ func (b *bench) runAlone(pkgs []string) {
 		_, err := b.solve(r, subs)
 		d := time.Since(t0)
 		times, total = append(times, d), total+d
-		if err == nil {
+		var unsat solver.NotSatisfiable
+		switch {
+		case err == nil:
 			resolved++
+		case errors.As(err, &unsat):
+			failed = append(failed, p+" (unsatisfiable)")
+		default:
+			failed = append(failed, fmt.Sprintf("%s (error: %.120s)", p, err))
 		}
 	}
+	fmt.Printf("NOTE alone-%d not resolved by OLM: %s\n", len(pkgs), strings.Join(failed, ", "))
 	slices.Sort(times)
 	fmt.Printf("RESULT olm alone-%d total_ms=%.1f median_ms=%.3f cpu_ms=%.1f resolved=%d load=%s\n",
 		len(pkgs), ms(total), ms(times[len(times)/2]), ms(cpuTime()-cpu0), resolved, loadavg())
