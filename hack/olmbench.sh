@@ -2,7 +2,9 @@
 # Builds hack/olmbench (OLM classic's resolver on the PEERS.md workloads)
 # in a private directory with a go.mod of its own, so that olmops's module
 # never depends on OLM, and runs it with the arguments given.
-#   hack/olmbench.sh -reps 5 -sets "$TMPDIR/olmbench-sets.json"
+#   hack/olmbench.sh -reps 5 -sets "$TMPDIR/olmbench-sets.json" -workloads FILE
+# FILE: olmops's namespaces and answers, from
+#   go test ./resolver -run '^$' -bench 'ResolveNamespace$' -benchtime 1x -olmbench.workloads FILE
 # OLMBENCH_DIR: where to build (default: a new temporary directory, removed
 # afterwards); reusing one skips the module download and the build.
 set -euo pipefail

@@ -16,7 +16,8 @@ import (
 
 // problem is the SAT encoding of one namespace. Bundle variables are
 // identified as <catalog>/<channel>/<bundle>, as OLM classic names them, so
-// a bundle in two channels is two choices of which at most one installs.
+// a bundle in two channels is two choices of which at most one installs
+// (with " (package P)" added when another package's bundle took that id).
 type problem struct {
 	ns Namespace
 	// visible are the catalogs the namespace sees, where dependencies
@@ -30,6 +31,10 @@ type problem struct {
 	skipped map[*catalog.Channel]map[string]bool
 	cel     map[*catalog.Bundle]map[string]any
 	orders  channelOrders // shared by the subscriptions' candidates and paths
+	// names maps each bundle name to the package of its first variable;
+	// shared lists, in order of discovery, the names two packages ship.
+	names  map[string]string
+	shared []string
 }
 
 type subscriptionVar struct {
@@ -61,7 +66,7 @@ func newProblem(ns Namespace) (*problem, error) {
 	}
 	return &problem{ns: ns, visible: visibleIn(ns.Catalogs, ns.Name), bundles: map[sat.Identifier]*bundleVar{},
 		ranks: map[*catalog.Channel]map[string]int{}, skipped: map[*catalog.Channel]map[string]bool{},
-		cel: map[*catalog.Bundle]map[string]any{}, orders: channelOrders{}}, nil
+		cel: map[*catalog.Bundle]map[string]any{}, orders: channelOrders{}, names: map[string]string{}}, nil
 }
 
 // name settles the namespace's name and gives it to every subscription: a
@@ -145,7 +150,23 @@ func stayOnly(cands []Candidate) []Candidate {
 func (p *problem) bundle(cat *catalog.Catalog, ch *catalog.Channel, b *catalog.Bundle, pkg, name string) *bundleVar {
 	id := bundleID(cat, ch, name)
 	if bv, ok := p.bundles[id]; ok {
-		return bv
+		if bv.pkg == pkg {
+			return bv
+		}
+		// Two packages of one catalog can ship a bundle of one name in
+		// channels of one name (ocp-v4.20: couchbase-enterprise-certified
+		// and its -rhmp twin). They are two operators: one variable for
+		// both would let one bundle stand for both subscriptions.
+		id = sat.Identifier(fmt.Sprintf("%s (package %s)", id, pkg))
+		if bv, ok := p.bundles[id]; ok {
+			return bv
+		}
+	}
+	switch first, ok := p.names[name]; {
+	case !ok:
+		p.names[name] = pkg
+	case first != pkg && !slices.Contains(p.shared, name):
+		p.shared = append(p.shared, name)
 	}
 	bv := &bundleVar{id: id, cat: cat, ch: ch, b: b, pkg: pkg, name: name}
 	p.bundles[id] = bv
@@ -385,7 +406,30 @@ func (p *problem) variables() []sat.Variable {
 	if len(pkgs) < 2 {
 		return vars
 	}
+	vars = append(vars, p.nameRules()...)
 	return append(vars, p.apiRules()...)
+}
+
+// nameRules are the at-most-one rules of the bundle names more than one
+// package ships: a bundle installs as a ClusterServiceVersion of its name,
+// and a namespace holds one object of a name, whatever APIs they provide.
+func (p *problem) nameRules() []sat.Variable {
+	vars := make([]sat.Variable, 0, len(p.shared))
+	for _, name := range p.shared {
+		var ids []sat.Identifier
+		var pkgs []string
+		for _, id := range p.order {
+			if bv := p.bundles[id]; bv.name == name {
+				ids = append(ids, id)
+				if !slices.Contains(pkgs, bv.pkg) {
+					pkgs = append(pkgs, bv.pkg)
+				}
+			}
+		}
+		vars = append(vars, sat.NewVar(sat.Identifier("name "+name), sat.WithMessage(sat.AtMost(1, ids...),
+			fmt.Sprintf("packages %s each ship a bundle named %s: a namespace holds one ClusterServiceVersion of a name", strings.Join(pkgs, ", "), name))))
+	}
+	return vars
 }
 
 // apiRules are the at-most-one rules of the APIs that bundles of more than

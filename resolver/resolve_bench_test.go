@@ -67,14 +67,23 @@ func BenchmarkResolveNamespace(b *testing.B) {
 	cat := benchCatalog(b)
 	cats := []*catalog.Catalog{cat}
 	all := defaultChannelSubs(cat)
-	for _, tc := range []struct {
+	cases := []struct {
 		name string
 		subs []Subscription
 	}{
 		{"all", all},
 		{"largest-resolving", largestResolving(b, cats, all)},
 		{"upgrade", largestResolving(b, cats, fromTail(cat, all))},
-	} {
+	}
+	if *olmbenchWorkloads != "" {
+		var names []string
+		var namespaces [][]Subscription
+		for _, tc := range cases {
+			names, namespaces = append(names, fmt.Sprintf("%s-%d", tc.name, len(tc.subs))), append(namespaces, tc.subs)
+		}
+		writeBenchWorkloads(b, cats, names, namespaces)
+	}
+	for _, tc := range cases {
 		b.Run(fmt.Sprintf("%s-%d", tc.name, len(tc.subs)), func(b *testing.B) {
 			var err error
 			cpu0 := cpuTime()

@@ -195,6 +195,13 @@ func Successors(cats []*catalog.Catalog, req Request) (Result, error) {
 }
 
 func successors(cats []*catalog.Catalog, req Request, orders channelOrders) (Result, error) {
+	return successorsOf(cats, req, orders, false)
+}
+
+// successorsOf is successors; bestOnly asks only for what Best and the
+// error need (a Classic result then holds the best candidate alone and no
+// warnings), for the hops of an upgrade path.
+func successorsOf(cats []*catalog.Catalog, req Request, orders channelOrders, bestOnly bool) (Result, error) {
 	if req.Package == "" {
 		return Result{}, fmt.Errorf("no package in request")
 	}
@@ -218,7 +225,7 @@ func successors(cats []*catalog.Catalog, req Request, orders channelOrders) (Res
 	case Semver, "":
 		return semverSuccessors(cats, req, rng)
 	case Classic:
-		return classicSuccessors(cats, req, rng, orders)
+		return classicSuccessors(cats, req, rng, orders, bestOnly)
 	}
 	return Result{}, fmt.Errorf("unknown successor policy %q (want %s or %s)", req.Policy, Semver, Classic)
 }
@@ -268,7 +275,7 @@ func upgradePathFrom(cats []*catalog.Catalog, req Request, orders channelOrders,
 		if first != nil {
 			res, first = *first, nil
 		} else {
-			res, err = successors(cats, req, orders)
+			res, err = successorsOf(cats, req, orders, true)
 		}
 		if err != nil {
 			if len(path) > 0 {

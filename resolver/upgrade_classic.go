@@ -15,7 +15,11 @@ import (
 // dependencies: catalogs by priority, in each the entries in channel order
 // whose edge covers the installed bundle (every entry for an install),
 // and the installed bundle last, as the fallback the solver keeps.
-func classicSuccessors(cats []*catalog.Catalog, req Request, rng semver.Range, orders channelOrders) (Result, error) {
+// bestOnly stops listing at the first candidate and leaves out warnings:
+// a path's hop reads Best alone, and building every candidate of every hop
+// was half of an upgrading namespace's resolution. Every catalog and
+// channel is still looked at, so the errors are the full listing's.
+func classicSuccessors(cats []*catalog.Catalog, req Request, rng semver.Range, orders channelOrders, bestOnly bool) (Result, error) {
 	sub := subscriptionName(req)
 	if req.Catalog != "" && len(cats) == 0 {
 		if req.CatalogNamespace != "" {
@@ -38,7 +42,11 @@ func classicSuccessors(cats []*catalog.Catalog, req Request, rng semver.Range, o
 	var win *catalog.Package
 	found := false
 	for _, cat := range ordered {
-		cands, err := classicCandidates(cat, req, rng, in, sub, orders)
+		limit := -1
+		if bestOnly {
+			limit = max(0, 1-len(res.Candidates))
+		}
+		cands, err := classicCandidates(cat, req, rng, in, sub, orders, limit)
 		var nf *notFound
 		if errors.As(err, &nf) {
 			if miss == nil || nf.level > miss.level {
@@ -72,7 +80,7 @@ func classicSuccessors(cats []*catalog.Catalog, req Request, rng semver.Range, o
 			win = b.Package
 		}
 	}
-	if win != nil {
+	if win != nil && !bestOnly {
 		res.Deprecation = win.Deprecation
 		chans := slices.Clone(req.Channels)
 		if ch := res.Candidates[0].Channel; ch != nil {
@@ -111,8 +119,9 @@ func channelList(chans []string) string { return strings.Join(chans, ",") }
 
 // classicCandidates lists one catalog's candidates in OLM classic's order:
 // the default channel first, then channels by name, each from its head
-// down the replaces chain without skipped entries.
-func classicCandidates(cat *catalog.Catalog, req Request, rng semver.Range, in *installed, sub string, orders channelOrders) ([]Candidate, error) {
+// down the replaces chain without skipped entries. A limit ≥ 0 stops the
+// list at that length (channels are still ordered, for their errors).
+func classicCandidates(cat *catalog.Catalog, req Request, rng semver.Range, in *installed, sub string, orders channelOrders, limit int) ([]Candidate, error) {
 	pkg := cat.Packages[req.Package]
 	if pkg == nil {
 		return nil, notFoundf(1, "no operators found in package %s in the catalog referenced by subscription %s", req.Package, sub)
@@ -167,6 +176,9 @@ func classicCandidates(cat *catalog.Catalog, req Request, rng semver.Range, in *
 			return nil, err
 		}
 		for _, e := range order {
+			if limit >= 0 && len(cands) >= limit {
+				break
+			}
 			b := e.Bundle
 			if b == nil || b.Props.Deprecated || !inRange(rng, b) || !underCap(req, b) {
 				continue // classic never installs an olm.deprecated bundle

@@ -27,6 +27,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 	"syscall"
 	"time"
 
@@ -37,8 +38,8 @@ import (
 	"github.com/operator-framework/api/pkg/operators/v1alpha1"
 	"github.com/operator-framework/operator-lifecycle-manager/pkg/controller/registry/resolver"
 	"github.com/operator-framework/operator-lifecycle-manager/pkg/controller/registry/resolver/cache"
+	"github.com/operator-framework/operator-lifecycle-manager/pkg/controller/registry/resolver/solver"
 	"github.com/operator-framework/operator-registry/alpha/declcfg"
-	"github.com/operator-framework/operator-registry/alpha/model"
 	"github.com/operator-framework/operator-registry/pkg/api"
 	opregistry "github.com/operator-framework/operator-registry/pkg/registry"
 )
@@ -52,6 +53,7 @@ func main() {
 	dir := flag.String("catalog", "../shared/catalogs/ocp-v4.20", "FBC directory")
 	reps := flag.Int("reps", 1, "timed repetitions of each workload")
 	setsFile := flag.String("sets", "", "JSON file caching the subscription sets (computed when absent)")
+	wlFile := flag.String("workloads", "", "olmops's namespaces and answers (BenchmarkResolveNamespace -olmbench.workloads): resolved by OLM and compared")
 	flag.Parse()
 	ctx := context.Background()
 
@@ -66,11 +68,24 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	ws, err := readWorkloads(*wlFile)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, w := range ws {
+		if strings.HasPrefix(w.Name, "largest-resolving-") {
+			compareSets(s.Largest, w)
+		}
+	}
 	for range *reps {
 		b.runAlone(s.All)
-		b.runNamespace(fmt.Sprintf("all-%d", len(s.All)), s.All, nil)
-		b.runNamespace(fmt.Sprintf("largest-resolving-%d", len(s.Largest)), s.Largest, nil)
-		b.runNamespace(fmt.Sprintf("upgrade-%d", len(s.Largest)), s.Largest, b.tails(s.Largest))
+		if ws == nil {
+			b.runNamespace(fmt.Sprintf("all-%d", len(s.All)), b.plain(s.All))
+			b.runNamespace(fmt.Sprintf("largest-resolving-%d", len(s.Largest)), b.plain(s.Largest))
+		}
+		for _, w := range ws {
+			b.runNamespace(w.Name, w)
+		}
 	}
 }
 
@@ -85,12 +100,12 @@ func (b *bench) fresh() *resolver.Resolver {
 
 type pkgInfo struct {
 	defaultChannel string
-	tail           *cache.Entry // oldest entry of the default channel's replaces chain
 }
 
 type bench struct {
 	pkgs    map[string]pkgInfo
 	entries []*cache.Entry
+	byName  map[string]*cache.Entry // package/channel/bundle
 	log     *logrus.Logger
 	base    *resolver.Resolver
 }
@@ -106,12 +121,11 @@ func load(ctx context.Context, dir string) (*bench, error) {
 	}
 	logger := logrus.New()
 	logger.SetOutput(io.Discard)
-	b := &bench{pkgs: map[string]pkgInfo{}, log: logger}
+	b := &bench{pkgs: map[string]pkgInfo{}, byName: map[string]*cache.Entry{}, log: logger}
 	key := cache.SourceKey{Name: catSource, Namespace: namespace}
 	for _, p := range m {
 		info := pkgInfo{defaultChannel: p.DefaultChannel.Name}
 		for _, ch := range p.Channels {
-			byName := map[string]*cache.Entry{}
 			for _, bd := range ch.Bundles {
 				ab, err := api.ConvertModelBundleToAPIBundle(*bd)
 				if err != nil {
@@ -121,35 +135,13 @@ func load(ctx context.Context, dir string) (*bench, error) {
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", bd.Name, err)
 				}
-				byName[bd.Name] = e
+				b.byName[p.Name+"/"+ch.Name+"/"+bd.Name] = e
 				b.entries = append(b.entries, e)
-			}
-			if ch.Name == p.DefaultChannel.Name {
-				info.tail = tail(ch, byName)
 			}
 		}
 		b.pkgs[p.Name] = info
 	}
 	return b, nil
-}
-
-// tail walks the channel's replaces chain from its head to the oldest
-// entry still in the channel.
-func tail(ch *model.Channel, byName map[string]*cache.Entry) *cache.Entry {
-	head, err := ch.Head()
-	if err != nil {
-		return nil
-	}
-	e, seen := byName[head.Name], map[string]bool{}
-	for e != nil && !seen[e.Name] {
-		seen[e.Name] = true
-		next, ok := byName[e.Replaces]
-		if !ok {
-			break
-		}
-		e = next
-	}
-	return e
 }
 
 // entryFromBundle does what OLM's registrySource.Snapshot does with each
@@ -235,41 +227,40 @@ func (b *bench) resolver(installed []*cache.Entry) *resolver.Resolver {
 	return resolver.NewDefaultResolver(cache.New(sp), b.log)
 }
 
-func (b *bench) subs(pkgs []string, installed map[string]*cache.Entry) []*v1alpha1.Subscription {
+func (b *bench) subs(pkgs []string) []*v1alpha1.Subscription {
 	var out []*v1alpha1.Subscription
 	for _, p := range pkgs {
-		s := &v1alpha1.Subscription{
-			ObjectMeta: metav1.ObjectMeta{Name: p, Namespace: namespace},
-			Spec: &v1alpha1.SubscriptionSpec{
-				CatalogSource: catSource, CatalogSourceNamespace: namespace,
-				Package: p, Channel: b.pkgs[p].defaultChannel,
-			},
-		}
-		if e := installed[p]; e != nil {
-			s.Status.InstalledCSV = e.Name
-		}
-		out = append(out, s)
+		out = append(out, subscription(p, b.pkgs[p].defaultChannel))
 	}
 	return out
 }
 
-// tails installs each package at the oldest entry of its default channel,
-// as OLM's csvSource would list the installed CSV: in the virtual source,
-// with the catalog bundle's properties (the CSV's properties annotation).
-func (b *bench) tails(pkgs []string) map[string]*cache.Entry {
-	out := map[string]*cache.Entry{}
-	for _, p := range pkgs {
-		t := b.pkgs[p].tail
-		if t == nil {
-			continue
-		}
-		out[p] = &cache.Entry{
-			Name: t.Name, Version: t.Version, Properties: t.Properties,
-			ProvidedAPIs: t.ProvidedAPIs, RequiredAPIs: t.RequiredAPIs,
-			SourceInfo: &cache.OperatorSourceInfo{Catalog: cache.NewVirtualSourceKey(namespace), Package: p},
-		}
+func subscription(pkg, channel string) *v1alpha1.Subscription {
+	return &v1alpha1.Subscription{
+		ObjectMeta: metav1.ObjectMeta{Name: pkg, Namespace: namespace},
+		Spec: &v1alpha1.SubscriptionSpec{
+			CatalogSource: catSource, CatalogSourceNamespace: namespace,
+			Package: pkg, Channel: channel,
+		},
 	}
-	return out
+}
+
+// installedEntry is the installed CSV as OLM's csvSource lists it in the
+// namespace's virtual source: name and version from the CSV, properties
+// from its operatorframework.io/properties annotation (what the catalog
+// operator projects there: the bundle's properties), the package read from
+// olm.package, and the Subscription whose status.installedCSV names it.
+// That last link decides everything: a CSV no Subscription owns is
+// mandatory ("exists and is not referenced by a subscription"), so OLM
+// never replaces it.
+func installedEntry(e *cache.Entry, sub *v1alpha1.Subscription) *cache.Entry {
+	return &cache.Entry{
+		Name: e.Name, Version: e.Version, Properties: e.Properties,
+		ProvidedAPIs: e.ProvidedAPIs, RequiredAPIs: e.RequiredAPIs,
+		SourceInfo: &cache.OperatorSourceInfo{
+			Catalog: cache.NewVirtualSourceKey(namespace), Package: sub.Spec.Package, Subscription: sub,
+		},
+	}
 }
 
 func (b *bench) solve(r *resolver.Resolver, subs []*v1alpha1.Subscription) ([]*cache.Entry, error) {
@@ -277,7 +268,7 @@ func (b *bench) solve(r *resolver.Resolver, subs []*v1alpha1.Subscription) ([]*c
 }
 
 func (b *bench) ok(pkgs []string) bool {
-	_, err := b.solve(b.fresh(), b.subs(pkgs, nil))
+	_, err := b.solve(b.fresh(), b.subs(pkgs))
 	return err == nil
 }
 
@@ -351,54 +342,167 @@ func (b *bench) runAlone(pkgs []string) {
 	var times []time.Duration
 	var total time.Duration
 	resolved := 0
+	var failed []string
 	cpu0 := cpuTime()
 	for _, p := range pkgs {
-		r, subs := b.fresh(), b.subs([]string{p}, nil)
+		r, subs := b.fresh(), b.subs([]string{p})
 		t0 := time.Now()
 		_, err := b.solve(r, subs)
 		d := time.Since(t0)
 		times, total = append(times, d), total+d
-		if err == nil {
+		var unsat solver.NotSatisfiable
+		switch {
+		case err == nil:
 			resolved++
+		case errors.As(err, &unsat):
+			failed = append(failed, p+" (unsatisfiable)")
+		default:
+			failed = append(failed, fmt.Sprintf("%s (error: %.120s)", p, err))
 		}
 	}
+	fmt.Printf("NOTE alone-%d not resolved by OLM: %s\n", len(pkgs), strings.Join(failed, ", "))
 	slices.Sort(times)
 	fmt.Printf("RESULT olm alone-%d total_ms=%.1f median_ms=%.3f cpu_ms=%.1f resolved=%d load=%s\n",
 		len(pkgs), ms(total), ms(times[len(times)/2]), ms(cpuTime()-cpu0), resolved, loadavg())
 }
 
-// runNamespace resolves pkgs in one namespace; the first resolution warms
-// the cache's snapshot and is not timed.
-func (b *bench) runNamespace(name string, pkgs []string, installed map[string]*cache.Entry) {
-	var inst []*cache.Entry
-	for _, p := range pkgs {
-		if e := installed[p]; e != nil {
-			inst = append(inst, e)
+// workload is one namespace of the file BenchmarkResolveNamespace writes
+// with -olmbench.workloads: the subscriptions olmops is timed on, the
+// bundles installed, and olmops's answers.
+type workload struct {
+	Name          string `json:"name"`
+	Resolved      bool   `json:"resolved"`
+	Subscriptions []wsub `json:"subscriptions"`
+	compare       bool   // olmops's answers are known
+}
+
+// wsub is one subscription of a workload: the bundle installed ("" for
+// none) and the one olmops picks ("" when the namespace does not resolve).
+type wsub struct {
+	Package   string `json:"package"`
+	Channel   string `json:"channel"`
+	Installed string `json:"installed"`
+	Answer    string `json:"answer"`
+}
+
+func readWorkloads(file string) ([]workload, error) {
+	if file == "" {
+		return nil, nil
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var ws []workload
+	if err := json.Unmarshal(raw, &ws); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	for i := range ws {
+		ws[i].compare = true
+	}
+	return ws, nil
+}
+
+// plain is a namespace of pkgs on their default channels, nothing installed.
+func (b *bench) plain(pkgs []string) workload {
+	var w workload
+	w.Subscriptions = make([]wsub, len(pkgs))
+	for i, p := range pkgs {
+		w.Subscriptions[i].Package, w.Subscriptions[i].Channel = p, b.pkgs[p].defaultChannel
+	}
+	return w
+}
+
+// compareSets says whether OLM's own greedy search found the namespace
+// olmops's benchmark resolves as the largest.
+func compareSets(olm []string, w workload) {
+	in := map[string]int{}
+	for _, p := range olm {
+		in[p]++
+	}
+	for _, s := range w.Subscriptions {
+		in[s.Package] += 2
+	}
+	var onlyOLM, onlyOlmops []string
+	for p, n := range in {
+		switch n {
+		case 1:
+			onlyOLM = append(onlyOLM, p)
+		case 2:
+			onlyOlmops = append(onlyOlmops, p)
 		}
 	}
-	r, subs := b.resolver(inst), b.subs(pkgs, installed)
+	sort.Strings(onlyOLM)
+	sort.Strings(onlyOlmops)
+	fmt.Printf("NOTE largest resolving namespace: OLM's search %d, olmops's %s; only OLM's %v, only olmops's %v\n",
+		len(olm), w.Name, onlyOLM, onlyOlmops)
+}
+
+// runNamespace resolves one namespace, with its installed CSVs in the
+// virtual source; the first resolution warms the cache's snapshot and is
+// not timed. With olmops's answers known, it compares them bundle by
+// bundle and prints a DIFF line for each disagreement.
+func (b *bench) runNamespace(name string, w workload) {
+	subs := make([]*v1alpha1.Subscription, len(w.Subscriptions))
+	var inst []*cache.Entry
+	for i, ws := range w.Subscriptions {
+		subs[i] = subscription(ws.Package, ws.Channel)
+		if ws.Installed == "" {
+			continue
+		}
+		e := b.byName[ws.Package+"/"+ws.Channel+"/"+ws.Installed]
+		if e == nil {
+			log.Fatalf("%s: %s is not in channel %s of %s", name, ws.Installed, ws.Channel, ws.Package)
+		}
+		subs[i].Status.InstalledCSV = ws.Installed
+		inst = append(inst, installedEntry(e, subs[i]))
+	}
+	r := b.resolver(inst)
 	_, _ = b.solve(r, subs[:1])
 	cpu0, t0 := cpuTime(), time.Now()
 	out, err := b.solve(r, subs)
-	d := time.Since(t0)
-	answer := fmt.Sprintf("resolved=%d", len(out))
-	if installed != nil && err == nil {
-		answer += fmt.Sprintf(" upgrades=%d", upgrades(out, installed))
-	}
-	if err != nil {
-		answer = "unsatisfiable"
-	}
-	fmt.Printf("RESULT olm %s total_ms=%.1f cpu_ms=%.1f %s load=%s\n", name, ms(d), ms(cpuTime()-cpu0), answer, loadavg())
-}
+	d, cpu := time.Since(t0), cpuTime()-cpu0
 
-func upgrades(out []*cache.Entry, installed map[string]*cache.Entry) int {
-	n := 0
-	for _, e := range out {
-		if in := installed[e.SourceInfo.Package]; in != nil && in.Name != e.Name {
-			n++
+	got := map[string]string{} // package → bundle OLM picks
+	if err == nil {
+		for _, e := range out {
+			got[e.SourceInfo.Package] = e.Name
 		}
 	}
-	return n
+	upgraded, agree := 0, 0
+	for _, ws := range w.Subscriptions {
+		pick := got[ws.Package]
+		if pick == "" && err == nil {
+			pick = ws.Installed // the installed CSV stays: the result lists only what changes
+		}
+		if ws.Installed != "" && pick != ws.Installed {
+			upgraded++
+		}
+		if pick == ws.Answer {
+			agree++
+		} else if w.compare && err == nil && w.Resolved {
+			fmt.Printf("DIFF %s %s olmops=%q olm=%q\n", name, ws.Package, ws.Answer, pick)
+		}
+	}
+	answer := fmt.Sprintf("resolved=%d", len(out))
+	if len(inst) > 0 {
+		answer += fmt.Sprintf(" upgrades=%d", upgraded)
+	}
+	var unsat solver.NotSatisfiable
+	switch {
+	case errors.As(err, &unsat):
+		answer = "unsatisfiable"
+	case err != nil:
+		answer = "error"
+		fmt.Printf("NOTE %s: %.300s\n", name, err)
+	}
+	if w.compare {
+		answer += fmt.Sprintf(" agree=%d/%d", agree, len(w.Subscriptions))
+		if (err == nil) != w.Resolved {
+			answer += fmt.Sprintf(" olmops_resolved=%t", w.Resolved)
+		}
+	}
+	fmt.Printf("RESULT olm %s total_ms=%.1f cpu_ms=%.1f %s load=%s\n", name, ms(d), ms(cpu), answer, loadavg())
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
