@@ -197,18 +197,13 @@ func (p *yparser) atEnd() bool { return p.eof() || isDocMarker(p.text()) }
 
 // fastEligible reports whether data is plain enough for the fast path:
 // valid UTF-8 of printable characters, LF line ends, no byte order mark.
+// It reads every byte of every file before the parser does, so it goes
+// eight bytes at a time through whole lines, newlines included.
 func fastEligible(data []byte) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for i := 0; i < len(data); {
-		if i+8 <= len(data) {
-			// Eight bytes at a time while they are all in 0x20..0x7e.
-			x := binary.LittleEndian.Uint64(data[i:])
-			below := (x - ones*0x20) &^ x & highs
-			above := ((x + ones*(127-0x7e)) | x) & highs
-			if below|above == 0 {
-				i += 8
-				continue
-			}
+		if i+8 <= len(data) && plainASCII8(binary.LittleEndian.Uint64(data[i:])) {
+			i += 8
+			continue
 		}
 		c := data[i]
 		if c < utf8.RuneSelf {
@@ -231,6 +226,23 @@ func fastEligible(data []byte) bool {
 		i += size
 	}
 	return true
+}
+
+// plainASCII8 reports whether the eight bytes of x are all in 0x20..0x7e
+// or '\n'. Setting each byte's high bit before subtracting keeps a borrow
+// from crossing into the next byte, so every byte is judged on its own and
+// a line end does not send its neighbours down the byte-at-a-time path.
+func plainASCII8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if x&highs != 0 {
+		return false
+	}
+	below := ^((x | highs) - ones*0x20) & highs // bytes < 0x20
+	nl := x ^ (ones * '\n')
+	isNL := ^((nl | highs) - ones) & highs
+	del := x ^ (ones * 0x7f)
+	isDel := ^((del | highs) - ones) & highs
+	return (below&^isNL)|isDel == 0
 }
 
 // decodeYAMLFast decodes data on the fast path; ok is false when the file
