@@ -105,9 +105,16 @@ func (p *yparser) getScratch() {
 	p.kstack, p.vstack = s.k[:0], s.v[:0]
 }
 
-func (p *yparser) putScratch() {
-	clear(p.vstack[:cap(p.vstack)])
-	scratchPool.Put(&scratch{k: p.kstack[:0], v: p.vstack[:0]})
+func (p *yparser) putScratch() { scratchPool.Put(p.release()) }
+
+// release returns the parser's stacks emptied, with no pointer left in
+// them for the pool to keep alive. collect clears what it pops, so only
+// the entries still pushed (a bail mid-collection) need clearing: clearing
+// the whole capacity cost a file's largest stack on every small value.
+func (p *yparser) release() *scratch {
+	clear(p.vstack)
+	clear(p.kstack)
+	return &scratch{k: p.kstack[:0], v: p.vstack[:0]}
 }
 
 // collect returns the entries pushed since kb and vb as their own slices
@@ -118,6 +125,7 @@ func (p *yparser) collect(kb, vb int) ([]ykey, []ynode) {
 		keys = append([]ykey(nil), p.kstack[kb:]...)
 	}
 	vals := append([]ynode(nil), p.vstack[vb:]...)
+	clear(p.kstack[kb:])
 	clear(p.vstack[vb:])
 	p.kstack, p.vstack = p.kstack[:kb], p.vstack[:vb]
 	return keys, vals
