@@ -202,7 +202,9 @@ func yamlToJSON(raw []byte) (out []byte, ok bool) {
 		return nil, false
 	}
 	p.force(&n)
-	return appendJSON(nil, &n)
+	// The JSON of a small value is about as long as its YAML: one
+	// allocation instead of a slice grown from nothing.
+	return appendJSON(make([]byte, 0, len(raw)+8), &n)
 }
 
 // force parses every lazy value under n.
