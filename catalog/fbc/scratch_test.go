@@ -1,6 +1,9 @@
 package fbc
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // TestReleaseLeavesNoPointers bails out of a mapping halfway through its
 // entries and checks that the stacks go back to the pool clean, over their
@@ -33,5 +36,14 @@ func TestReleaseLeavesNoPointers(t *testing.T) {
 				t.Errorf("%q: node %d left in the pool: %+v", doc, i, v)
 			}
 		}
+	}
+}
+
+// TestNodeSize holds a node to its 32-bit layout: a catalog file makes
+// hundreds of thousands of them, and their bytes are most of what loading
+// allocates.
+func TestNodeSize(t *testing.T) {
+	if got := unsafe.Sizeof(ynode{}); got > 104 {
+		t.Errorf("a ynode is %d bytes, want at most 104", got)
 	}
 }
