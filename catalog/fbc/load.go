@@ -167,6 +167,10 @@ func loadFile(fsys fs.FS, name string, opts Options, buf []byte) (fileResult, []
 	return fileResult{cfg: cfg, err: err}, buf
 }
 
+// shrinkSlack is how much larger than twice a file's size a reused
+// buffer may be: small files do not each get a buffer of their own.
+const shrinkSlack = 64 << 10
+
 // errGrew says a file grew past the size limit while it was read.
 var errGrew = errors.New("file grew past the size limit")
 
@@ -180,8 +184,11 @@ func readFile(fsys fs.FS, name string, size, limit int64, buf []byte) ([]byte, e
 	}
 	defer f.Close()
 	// One byte more than the listed size, so that the read reaching
-	// io.EOF needs no second growth.
-	if want := int(size) + 1; cap(buf) < want {
+	// io.EOF needs no second growth. Files come largest first: a buffer
+	// more than twice the size needed is let go for one that fits, so
+	// that what the workers hold shrinks as the catalog they built grows
+	// (the heap's peak, and with it the process's RSS, is at the end).
+	if want := int(size) + 1; cap(buf) < want || cap(buf) > 2*want+shrinkSlack {
 		buf = make([]byte, 0, want)
 	}
 	data := buf[:0]

@@ -145,6 +145,10 @@ func TestReadFileGrowsAndBounds(t *testing.T) {
 			t.Errorf("%s: read %d bytes, %v; want %d", tc.name, len(got), err, len(text))
 		}
 	}
+	// A buffer far larger than the file is let go, not held on to.
+	if got, err := readFile(fsys, "f", 3000, 1<<20, make([]byte, 0, 1<<20)); err != nil || cap(got) >= 1<<20 {
+		t.Errorf("a 3000-byte file kept a buffer of %d bytes (%v)", cap(got), err)
+	}
 	if _, err := readFile(fsys, "f", 10, 2999, nil); err != errGrew {
 		t.Errorf("a file past the limit: %v, want errGrew", err)
 	}
