@@ -28,7 +28,13 @@ func checkImageRef(ref string) error {
 	if strings.ToLower(remote) != remote {
 		return errors.New("invalid reference format: repository name must be lowercase")
 	}
-	full := domain + "/" + rest
+	// Most references name their registry: the full name is then ref
+	// itself, and validating a catalog's thousands of images allocates
+	// nothing for it.
+	full := ref
+	if !isJoined(ref, domain, rest) {
+		full = domain + "/" + rest
+	}
 	name, d, ok := splitReference(full)
 	if !ok {
 		if _, _, ok := splitReference(strings.ToLower(full)); ok {
@@ -53,6 +59,11 @@ func checkImageRef(ref string) error {
 		}
 	}
 	return nil
+}
+
+// isJoined reports whether s is domain + "/" + rest.
+func isJoined(s, domain, rest string) bool {
+	return len(s) == len(domain)+1+len(rest) && s[:len(domain)] == domain && s[len(domain)] == '/' && s[len(domain)+1:] == rest
 }
 
 func splitDockerDomain(name string) (domain, rest string) {

@@ -50,6 +50,14 @@ func TestCheckImageRef(t *testing.T) {
 		{in: strings.Repeat("0a", 32), err: "invalid repository name (" + strings.Repeat("0a", 32) + "), cannot specify 64-byte hexadecimal strings"},
 		{in: "op@md5:" + strings.Repeat("0a", 16), err: "unsupported digest algorithm"},
 		{in: "op@sha256:" + strings.Repeat("0A", 32), err: "invalid checksum digest format"},
+		// The length limit counts the docker.io/library/ a short name stands for.
+		{in: "quay.io/" + strings.Repeat("a", 247)},
+		{in: "quay.io/" + strings.Repeat("a", 248), err: "repository name must not be more than 255 characters"},
+		{in: strings.Repeat("a", 237)},
+		{in: strings.Repeat("a", 238), err: "repository name must not be more than 255 characters"},
+		{in: "docker.io/" + strings.Repeat("a", 238), err: "repository name must not be more than 255 characters"},
+		{in: "index.docker.io/ns/" + strings.Repeat("a", 243), err: "repository name must not be more than 255 characters"},
+		{in: "index.docker.io/ns/" + strings.Repeat("a", 242)},
 	} {
 		err := checkImageRef(tc.in)
 		got := ""

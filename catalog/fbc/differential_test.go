@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/olmops/olmops/catalog/property"
 	"github.com/olmops/olmops/internal/corpus"
@@ -134,11 +135,55 @@ func TestFastEligible(t *testing.T) {
 		{"ls\u2028", false},
 		{"bad \xff utf8 0123456789", false},
 		{"0123456789abcde~", true},
+		// A line end shares its eight bytes with what follows it.
+		{"key: a\nb: c\nd: efgh\n  - x\n", true},
+		{"key: a\nb\x01c\nd: efgh\n", false},
+		{"key: a\nb\x7fc\nd: efgh\n", false},
+		{"key: a\nb\x1fc\nd: efgh\n", false},
+		{"key: a\nb\rc\nd: efgh\n", false},
+		{"key: a\nb\tc\nd: efgh\n", true},
+		{"\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n", true},
+		{"\x00\x00\x00\x00\x00\x00\x00\x00", false},
+		{"        \x0b       ", false},
 	} {
 		if got := fastEligible([]byte(tc.in)); got != tc.want {
 			t.Errorf("fastEligible(%q) = %v, want %v", tc.in, got, tc.want)
 		}
+		if got := eligibleByRune([]byte(tc.in)); got != tc.want {
+			t.Errorf("eligibleByRune(%q) = %v, want %v", tc.in, got, tc.want)
+		}
 	}
+}
+
+// eligibleByRune is fastEligible's definition, one rune at a time.
+func eligibleByRune(data []byte) bool {
+	if !utf8.Valid(data) {
+		return false
+	}
+	for _, r := range string(data) {
+		switch {
+		case r == '\n' || r == '\t' || (r >= 0x20 && r <= 0x7e):
+		case r >= 0xA0 && r <= 0xD7FF && r != 0x2028 && r != 0x2029:
+		case r >= 0xE000 && r <= 0xFFFD && r != 0xFEFF:
+		case r >= 0x10000 && r <= 0x10FFFF:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzFastEligible checks the eight-bytes-at-a-time scan against the
+// definition.
+func FuzzFastEligible(f *testing.F) {
+	for _, s := range []string{"plain: text\n- item\n", "a\nb\x01", "caf\u00e9\n\x7f", "\ufeff", "\t\r\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := fastEligible(data), eligibleByRune(data); got != want {
+			t.Fatalf("fastEligible(%q) = %v, want %v", data, got, want)
+		}
+	})
 }
 
 // flattenNestedPos sets the positions of nested objects to their object's

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -74,8 +75,12 @@ func Load(ctx context.Context, fsys fs.FS, opts Options) (*Config, error) {
 	next := make(chan int)
 	for range min(workers, max(len(files), 1)) {
 		wg.Go(func() {
+			// One buffer per worker, reused from file to file: a decoded
+			// file keeps nothing of it (detach), and reading into warm
+			// memory costs neither a fresh allocation nor its page faults.
+			var buf []byte
 			for i := range next {
-				results[i] = loadFile(fsys, files[i], opts)
+				results[i], buf = loadFile(fsys, files[i], opts, buf)
 			}
 		})
 	}
@@ -123,27 +128,33 @@ type fileResult struct {
 	err error
 }
 
-func loadFile(fsys fs.FS, name string, opts Options) fileResult {
+// loadFile decodes one file, reading it into buf's memory; it returns buf
+// (grown if needed) for the next file. The result never refers to buf.
+func loadFile(fsys fs.FS, name string, opts Options, buf []byte) (fileResult, []byte) {
 	display := name
 	if opts.Prefix != "" {
 		display = filepath.Join(opts.Prefix, filepath.FromSlash(name))
 	}
 	fi, err := fs.Stat(fsys, name)
 	if err != nil {
-		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: describeOpenError(err), Err: err}}
+		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: describeOpenError(err), Err: err}}, buf
 	}
 	if fi.IsDir() {
-		return fileResult{} // a symlink to a folder inside the root; opm does not descend either
+		return fileResult{}, buf // a symlink to a folder inside the root; opm does not descend either
 	}
 	if !fi.Mode().IsRegular() {
-		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: "not a regular file"}}
+		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: "not a regular file"}}, buf
 	}
 	if fi.Size() > opts.MaxFileSize {
-		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: fmt.Sprintf("file is %d bytes, more than the %d allowed", fi.Size(), opts.MaxFileSize)}}
+		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: fmt.Sprintf("file is %d bytes, more than the %d allowed", fi.Size(), opts.MaxFileSize)}}, buf
 	}
-	data, err := fs.ReadFile(fsys, name)
+	data, err := readFile(fsys, name, fi.Size(), opts.MaxFileSize, buf)
+	buf = data[:0]
+	if errors.Is(err, errGrew) {
+		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: fmt.Sprintf("file grew past the %d bytes allowed while it was read", opts.MaxFileSize)}}, buf
+	}
 	if err != nil {
-		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: describeOpenError(err), Err: err}}
+		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: describeOpenError(err), Err: err}}, buf
 	}
 	cfg, err := Decode(display, data)
 	if cfg != nil {
@@ -153,7 +164,50 @@ func loadFile(fsys fs.FS, name string, opts Options) fileResult {
 		}
 		cfg.detach(data, &fileSpan{open: open, name: name, size: fi.Size()})
 	}
-	return fileResult{cfg: cfg, err: err}
+	return fileResult{cfg: cfg, err: err}, buf
+}
+
+// shrinkSlack is how much larger than twice a file's size a reused
+// buffer may be: small files do not each get a buffer of their own.
+const shrinkSlack = 64 << 10
+
+// errGrew says a file grew past the size limit while it was read.
+var errGrew = errors.New("file grew past the size limit")
+
+// readFile reads the whole of name into buf's memory, growing it when the
+// file (size bytes when it was listed) does not fit; more than limit bytes
+// is errGrew.
+func readFile(fsys fs.FS, name string, size, limit int64, buf []byte) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return buf[:0], err
+	}
+	defer f.Close()
+	// One byte more than the listed size, so that the read reaching
+	// io.EOF needs no second growth. Files come largest first: a buffer
+	// more than twice the size needed is let go for one that fits, so
+	// that what the workers hold shrinks as the catalog they built grows
+	// (the heap's peak, and with it the process's RSS, is at the end).
+	if want := int(size) + 1; cap(buf) < want || cap(buf) > 2*want+shrinkSlack {
+		buf = make([]byte, 0, want)
+	}
+	data := buf[:0]
+	for {
+		if len(data) == cap(data) {
+			data = slices.Grow(data, len(data)/2+512)
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if int64(len(data)) > limit {
+			return data[:0], errGrew
+		}
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data[:0], err
+		}
+	}
 }
 
 func describeOpenError(err error) string {

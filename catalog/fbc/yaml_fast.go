@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"sync"
 	"unicode/utf8"
 )
@@ -53,15 +54,32 @@ const (
 	yLazy // not parsed yet: see span
 )
 
-// ynode is one YAML node of the subset.
+// ynode is one YAML node of the subset. A catalog file makes hundreds of
+// thousands of them, so line and span are 32-bit (decodeYAMLFast leaves
+// larger files to the reference decoder): 104 bytes a node instead of 136.
 type ynode struct {
 	kind  ykind
 	plain bool // a scalar written without quotes (resolved by the core schema)
-	line  int
+	line  int32
 	str   string // scalar text (for yNull, the text as written)
 	keys  []ykey
 	vals  []ynode // mapping values, parallel to keys, or sequence items
-	span  yspan   // where the node was written (for yLazy: where to parse it)
+	span  ynodeSpan
+}
+
+// ynodeSpan is a yspan as a node keeps it: where the node was written
+// (for yLazy: where to parse it).
+type ynodeSpan struct {
+	set                               bool
+	off, end, lineOff, line, col, own int32
+}
+
+func (s yspan) compact() ynodeSpan {
+	return ynodeSpan{s.set, int32(s.off), int32(s.end), int32(s.lineOff), int32(s.line), int32(s.col), int32(s.owner)}
+}
+
+func (s ynodeSpan) wide() yspan {
+	return yspan{set: s.set, off: int(s.off), end: int(s.end), lineOff: int(s.lineOff), line: int(s.line), col: int(s.col), owner: int(s.own)}
 }
 
 type ykey struct {
@@ -105,9 +123,16 @@ func (p *yparser) getScratch() {
 	p.kstack, p.vstack = s.k[:0], s.v[:0]
 }
 
-func (p *yparser) putScratch() {
-	clear(p.vstack[:cap(p.vstack)])
-	scratchPool.Put(&scratch{k: p.kstack[:0], v: p.vstack[:0]})
+func (p *yparser) putScratch() { scratchPool.Put(p.release()) }
+
+// release returns the parser's stacks emptied, with no pointer left in
+// them for the pool to keep alive. collect clears what it pops, so only
+// the entries still pushed (a bail mid-collection) need clearing: clearing
+// the whole capacity cost a file's largest stack on every small value.
+func (p *yparser) release() *scratch {
+	clear(p.vstack)
+	clear(p.kstack)
+	return &scratch{k: p.kstack[:0], v: p.vstack[:0]}
 }
 
 // collect returns the entries pushed since kb and vb as their own slices
@@ -118,6 +143,7 @@ func (p *yparser) collect(kb, vb int) ([]ykey, []ynode) {
 		keys = append([]ykey(nil), p.kstack[kb:]...)
 	}
 	vals := append([]ynode(nil), p.vstack[vb:]...)
+	clear(p.kstack[kb:])
 	clear(p.vstack[vb:])
 	p.kstack, p.vstack = p.kstack[:kb], p.vstack[:vb]
 	return keys, vals
@@ -197,18 +223,13 @@ func (p *yparser) atEnd() bool { return p.eof() || isDocMarker(p.text()) }
 
 // fastEligible reports whether data is plain enough for the fast path:
 // valid UTF-8 of printable characters, LF line ends, no byte order mark.
+// It reads every byte of every file before the parser does, so it goes
+// eight bytes at a time through whole lines, newlines included.
 func fastEligible(data []byte) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for i := 0; i < len(data); {
-		if i+8 <= len(data) {
-			// Eight bytes at a time while they are all in 0x20..0x7e.
-			x := binary.LittleEndian.Uint64(data[i:])
-			below := (x - ones*0x20) &^ x & highs
-			above := ((x + ones*(127-0x7e)) | x) & highs
-			if below|above == 0 {
-				i += 8
-				continue
-			}
+		if i+8 <= len(data) && plainASCII8(binary.LittleEndian.Uint64(data[i:])) {
+			i += 8
+			continue
 		}
 		c := data[i]
 		if c < utf8.RuneSelf {
@@ -233,10 +254,27 @@ func fastEligible(data []byte) bool {
 	return true
 }
 
+// plainASCII8 reports whether the eight bytes of x are all in 0x20..0x7e
+// or '\n'. Setting each byte's high bit before subtracting keeps a borrow
+// from crossing into the next byte, so every byte is judged on its own and
+// a line end does not send its neighbours down the byte-at-a-time path.
+func plainASCII8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if x&highs != 0 {
+		return false
+	}
+	below := ^((x | highs) - ones*0x20) & highs // bytes < 0x20
+	nl := x ^ (ones * '\n')
+	isNL := ^((nl | highs) - ones) & highs
+	del := x ^ (ones * 0x7f)
+	isDel := ^((del | highs) - ones) & highs
+	return (below&^isNL)|isDel == 0
+}
+
 // decodeYAMLFast decodes data on the fast path; ok is false when the file
 // must go through the reference decoder instead.
 func decodeYAMLFast(path string, data []byte) (c *Config, ok bool) {
-	if !fastEligible(data) {
+	if len(data) > math.MaxInt32 || !fastEligible(data) { // ynode offsets are 32-bit
 		return nil, false
 	}
 	defer fallBack(&c, &ok)
@@ -267,7 +305,7 @@ func decodeYAMLFast(path string, data []byte) (c *Config, ok bool) {
 		}
 		start := p.off
 		n := p.skimMap(ind, ind)
-		n.span = yspan{set: true, off: start, end: n.span.end}
+		n.span = ynodeSpan{set: true, off: int32(start), end: n.span.end}
 		p.skipBlank()
 		if !p.atEnd() {
 			p.bail("content after the document's mapping")
@@ -354,7 +392,7 @@ func (p *yparser) parseKey(t []byte, i int) (ykey, int) {
 // current line and whose keys sit at indentation m, recording each value
 // as a span to parse later.
 func (p *yparser) skimMap(m, col int) ynode {
-	n := ynode{kind: yMap, line: p.line}
+	n := ynode{kind: yMap, line: int32(p.line)}
 	kb, vb := len(p.kstack), len(p.vstack)
 	for first := true; ; first = false {
 		if !first {
@@ -381,8 +419,8 @@ func (p *yparser) skimMap(m, col int) ynode {
 		k, vcol := p.parseKey(t, col)
 		sp := p.skipValue(m, vcol, true)
 		p.kstack = append(p.kstack, k)
-		p.vstack = append(p.vstack, ynode{kind: yLazy, line: sp.line, span: sp})
-		n.span.end = max(n.span.end, sp.end, sp.lineOff+vcol)
+		p.vstack = append(p.vstack, ynode{kind: yLazy, line: int32(sp.line), span: sp.compact()})
+		n.span.end = max(n.span.end, int32(sp.end), int32(sp.lineOff+vcol))
 	}
 	n.keys, n.vals = p.collect(kb, vb)
 	p.noDuplicateKeys(n.keys)
@@ -417,7 +455,7 @@ func (p *yparser) noDuplicateKeys(keys []ykey) {
 func (p *yparser) parseSeq(s, col int) ynode {
 	p.enter()
 	defer p.leave()
-	n := ynode{kind: ySeq, line: p.line}
+	n := ynode{kind: ySeq, line: int32(p.line)}
 	kb, vb := len(p.kstack), len(p.vstack)
 	for {
 		t := p.text()
@@ -433,7 +471,7 @@ func (p *yparser) parseSeq(s, col int) ynode {
 			p.next()
 			p.skipBlank()
 			if p.atEnd() || indentOf(p.text()) <= s {
-				item = ynode{kind: yNull, line: line, plain: true}
+				item = ynode{kind: yNull, line: int32(line), plain: true}
 			} else {
 				item = p.parseBlockNode(s)
 			}
@@ -494,7 +532,7 @@ func (p *yparser) parseSpan(sp yspan) ynode {
 	var n ynode
 	switch {
 	case sp.off == sp.end:
-		n = ynode{kind: yNull, plain: true, line: sp.line}
+		n = ynode{kind: yNull, plain: true, line: int32(sp.line)}
 		p.next()
 	case i < len(t) && t[i] != '#':
 		n = p.parseInline(t, i, sp.owner)
@@ -507,7 +545,7 @@ func (p *yparser) parseSpan(sp yspan) ynode {
 	if !p.eof() && p.off < sp.end {
 		p.bail("value not fully parsed")
 	}
-	n.span = sp
+	n.span = sp.compact()
 	return n
 }
 

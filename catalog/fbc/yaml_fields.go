@@ -23,7 +23,7 @@ type yfields struct {
 
 var errFastShape = errors.New("unexpected shape")
 
-func (f yfields) pos() Pos { return Pos{File: f.p.path, Line: f.n.line} }
+func (f yfields) pos() Pos { return Pos{File: f.p.path, Line: int(f.n.line)} }
 
 func (f yfields) lookup(key string) *ynode {
 	if f.n.kind != yMap {
@@ -40,7 +40,7 @@ func (f yfields) lookup(key string) *ynode {
 func (f yfields) get(key string) *ynode {
 	v := f.lookup(key)
 	if v != nil && v.kind == yLazy {
-		*v = f.p.parseSpan(v.span)
+		*v = f.p.parseSpan(v.span.wide())
 	}
 	return v
 }
@@ -101,7 +101,7 @@ func (f yfields) raw(key string) (property.Value, Pos, bool) {
 	if v == nil {
 		return property.Value{}, Pos{}, false
 	}
-	return f.p.rawValue(v), Pos{File: f.p.path, Line: v.line}, true
+	return f.p.rawValue(v), Pos{File: f.p.path, Line: int(v.line)}, true
 }
 
 func (f yfields) value() property.Value { return f.p.rawValue(f.n) }
@@ -202,7 +202,9 @@ func yamlToJSON(raw []byte) (out []byte, ok bool) {
 		return nil, false
 	}
 	p.force(&n)
-	return appendJSON(nil, &n)
+	// The JSON of a small value is about as long as its YAML: one
+	// allocation instead of a slice grown from nothing.
+	return appendJSON(make([]byte, 0, len(raw)+8), &n)
 }
 
 // force parses every lazy value under n.
@@ -212,7 +214,7 @@ func (p *yparser) force(n *ynode) {
 	for i := range n.vals {
 		v := &n.vals[i]
 		if v.kind == yLazy {
-			*v = p.parseSpan(v.span)
+			*v = p.parseSpan(v.span.wide())
 		}
 		p.force(v)
 	}

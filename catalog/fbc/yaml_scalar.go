@@ -15,7 +15,7 @@ func (p *yparser) parseInline(t []byte, i, owner int) ynode {
 	switch c := t[i]; c {
 	case '"', '\'':
 		s := p.parseQuoted(t, i)
-		return ynode{kind: yScalar, line: line, str: s}
+		return ynode{kind: yScalar, line: int32(line), str: s}
 	case '[', '{':
 		j := closeFlow(t, i)
 		if j < 0 {
@@ -26,14 +26,14 @@ func (p *yparser) parseInline(t []byte, i, owner int) ynode {
 		if fp.i != j {
 			p.bail("bad flow collection")
 		}
-		n.span = yspan{set: true, off: p.off + i, end: p.off + j}
+		n.span = ynodeSpan{set: true, off: int32(p.off + i), end: int32(p.off + j)}
 		if k := skipSpaces(t, j); k < len(t) && !(t[k] == '#' && k > j) {
 			p.bail("text after a flow collection")
 		}
 		p.next()
 		return n
 	case '|', '>':
-		return ynode{kind: yScalar, line: line, str: p.parseBlockScalar(t, i, owner)}
+		return ynode{kind: yScalar, line: int32(line), str: p.parseBlockScalar(t, i, owner)}
 	case '-', '?', ':':
 		if i+1 == len(t) || t[i+1] == ' ' || t[i+1] == '\t' {
 			p.bail("indicator %q", c)
@@ -47,7 +47,7 @@ func (p *yparser) parseInline(t []byte, i, owner int) ynode {
 // parsePlain parses a plain scalar in block context, folding continuation
 // lines indented past owner.
 func (p *yparser) parsePlain(t []byte, i, owner int) ynode {
-	n := ynode{kind: yScalar, plain: true, line: p.line}
+	n := ynode{kind: yScalar, plain: true, line: int32(p.line)}
 	end, key := scanPlain(t, i)
 	if key {
 		p.bail("unexpected ': '")
@@ -383,7 +383,7 @@ func (f *flowParser) node() ynode {
 	line := f.p.line
 	switch f.t[f.i] {
 	case '[':
-		n := ynode{kind: ySeq, line: line}
+		n := ynode{kind: ySeq, line: int32(line)}
 		f.i++
 		for {
 			f.spaces()
@@ -404,7 +404,7 @@ func (f *flowParser) node() ynode {
 			f.p.bail("bad flow sequence")
 		}
 	case '{':
-		n := ynode{kind: yMap, line: line}
+		n := ynode{kind: yMap, line: int32(line)}
 		f.i++
 		for {
 			f.spaces()
@@ -422,7 +422,7 @@ func (f *flowParser) node() ynode {
 			}
 			f.i++
 			f.spaces()
-			v := ynode{kind: yNull, plain: true, line: line}
+			v := ynode{kind: yNull, plain: true, line: int32(line)}
 			if f.i < len(f.t) && f.t[f.i] != ',' && f.t[f.i] != '}' {
 				v = f.scalarOrCollection()
 			}
@@ -457,7 +457,7 @@ func (f *flowParser) scalarOrCollection() ynode {
 		if j < 0 {
 			f.p.bail("bad quoted scalar")
 		}
-		n = ynode{kind: yScalar, line: line, str: f.p.quotedOnLine(f.t, f.i, j)}
+		n = ynode{kind: yScalar, line: int32(line), str: f.p.quotedOnLine(f.t, f.i, j)}
 		f.i = j
 	case ',', ']', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`', '?', '-', ':':
 		f.p.bail("unsupported in flow %q", c)
@@ -479,10 +479,10 @@ func (f *flowParser) scalarOrCollection() ynode {
 			}
 			j++
 		}
-		n = ynode{kind: yScalar, plain: true, line: line, str: string(bytes.TrimRight(f.t[f.i:j], " \t"))}
+		n = ynode{kind: yScalar, plain: true, line: int32(line), str: string(bytes.TrimRight(f.t[f.i:j], " \t"))}
 		n = n.resolveNull()
 		f.i = j
 	}
-	n.span = yspan{set: true, off: f.p.off + start, end: f.p.off + f.i}
+	n.span = ynodeSpan{set: true, off: int32(f.p.off + start), end: int32(f.p.off + f.i)}
 	return n
 }
