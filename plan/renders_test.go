@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/olmops/olmops/render"
 	"github.com/olmops/olmops/subscription"
 )
 
@@ -202,5 +204,20 @@ func TestRendersParseByBytes(t *testing.T) {
 	}
 	if _, err := rs.parse("bad.yaml", []byte("a: [")); err == nil || !strings.Contains(err.Error(), "bad.yaml") {
 		t.Errorf("a broken file: %v", err)
+	}
+}
+
+// TestOptionsKeyCoversEveryField fails when render.Options gains a field:
+// a memo key that misses an input would hand one cluster another's
+// manifests, so optionsKey must learn the new field first.
+func TestOptionsKeyCoversEveryField(t *testing.T) {
+	known := []string{"Namespace", "TargetNamespaces", "OperatorGroup", "Config"}
+	typ := reflect.TypeFor[render.Options]()
+	var fields []string
+	for i := range typ.NumField() {
+		fields = append(fields, typ.Field(i).Name)
+	}
+	if !slices.Equal(fields, known) {
+		t.Fatalf("render.Options has fields %v; optionsKey encodes %v: add the new ones to optionsKey and here", fields, known)
 	}
 }
