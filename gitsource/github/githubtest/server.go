@@ -50,6 +50,8 @@ type Server struct {
 	nextID   int64
 	requests []Request
 	injected []injected // answered in order, before anything else
+
+	gitRuns gitRuns
 }
 
 // repoLabel is a label of the repository.
