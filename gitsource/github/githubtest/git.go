@@ -28,19 +28,12 @@ func (s *Server) git(ctx context.Context, args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
+	s.gitRuns.add(args[0], cmd)
 	out := strings.TrimSpace(stdout.String())
 	if err != nil {
 		return out, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
-}
-
-// branchCommit is the commit branch points at, or errNoRef.
-func (s *Server) branchCommit(ctx context.Context, branch string) (string, error) {
-	if branch == "" {
-		return "", errNoRef
-	}
-	return s.commit(ctx, "refs/heads/"+branch)
 }
 
 // commit resolves rev (a hash, or a full ref name) to a commit, or returns

@@ -1,0 +1,56 @@
+package githubtest
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/olmops/olmops/internal/gittest"
+)
+
+// TestBranchCommit reads branches from the repository's files the way git
+// resolves them: a loose ref before packed-refs, symbolic refs and odd
+// names through git, and no branch as errNoRef, without a git process for
+// the plain ones.
+func TestBranchCommit(t *testing.T) {
+	gittest.RequireGit(t)
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "--quiet", "--bare", "--initial-branch=main")
+	first := gittest.Commit(t, dir, "main", gittest.Change{Files: map[string][]byte{"a": []byte("1")}})
+	gittest.Git(t, dir, "branch", "olmops/c1/ns/packed", "main")
+	gittest.Git(t, dir, "branch", "moved", "main")
+	gittest.Git(t, dir, "pack-refs", "--all")
+	second := gittest.Commit(t, dir, "moved", gittest.Change{Files: map[string][]byte{"a": []byte("2")}})
+	gittest.Git(t, dir, "symbolic-ref", "refs/heads/alias", "refs/heads/moved")
+	s := &Server{opts: Options{GitDir: dir}}
+
+	for _, tc := range []struct {
+		branch string
+		want   string // "" for errNoRef
+		git    bool   // git answers, not the files
+	}{
+		{branch: "main", want: first},                // packed only
+		{branch: "olmops/c1/ns/packed", want: first}, // packed, nested
+		{branch: "moved", want: second},              // loose, newer than packed
+		{branch: "alias", want: second, git: true},   // symbolic
+		{branch: "missing"},
+		{branch: "olmops"},  // a folder of branches
+		{branch: "main/x"},  // below a packed branch
+		{branch: "moved/x"}, // below a loose branch
+		{branch: "../config", git: true},
+		{branch: "olmops/../moved", want: "", git: true},
+	} {
+		t.Run(tc.branch, func(t *testing.T) {
+			before := s.GitRuns()["rev-parse"].Runs
+			got, err := s.branchCommit(t.Context(), tc.branch)
+			switch {
+			case tc.want == "" && !errors.Is(err, errNoRef):
+				t.Errorf("branchCommit(%q) = %q, %v; want errNoRef", tc.branch, got, err)
+			case tc.want != "" && (err != nil || got != tc.want):
+				t.Errorf("branchCommit(%q) = %q, %v; want %s", tc.branch, got, err, tc.want)
+			}
+			if ran := s.GitRuns()["rev-parse"].Runs > before; ran != tc.git {
+				t.Errorf("git ran: %v, want %v", ran, tc.git)
+			}
+		})
+	}
+}
