@@ -38,9 +38,20 @@ func (g *gitRuns) add(sub string, cmd *exec.Cmd) {
 
 // GitRuns reports the git subprocesses the fake ran so far, by subcommand
 // (rev-parse, merge-base, …): what the fake costs a benchmark beside the
-// code under test.
+// code under test. "cat-file --batch-check" is one long-running process:
+// its Runs are the revisions it resolved, its CPU includes the time of
+// the running process.
 func (s *Server) GitRuns() map[string]GitRun {
 	s.gitRuns.mu.Lock()
-	defer s.gitRuns.mu.Unlock()
-	return maps.Clone(s.gitRuns.runs)
+	out := maps.Clone(s.gitRuns.runs)
+	s.gitRuns.mu.Unlock()
+	if out == nil {
+		out = map[string]GitRun{}
+	}
+	if s.catFile != nil {
+		if c := s.catFile.cost(); c.Runs > 0 {
+			out["cat-file --batch-check"] = c
+		}
+	}
+	return out
 }

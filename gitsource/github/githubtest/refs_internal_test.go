@@ -2,6 +2,7 @@ package githubtest
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/olmops/olmops/internal/gittest"
@@ -52,5 +53,42 @@ func TestBranchCommit(t *testing.T) {
 				t.Errorf("git ran: %v, want %v", ran, tc.git)
 			}
 		})
+	}
+}
+
+// TestCatFile resolves revisions through the long-running cat-file as
+// rev-parse --verify rev^{commit} would, including commits written after
+// it started.
+func TestCatFile(t *testing.T) {
+	gittest.RequireGit(t)
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "--quiet", "--bare", "--initial-branch=main")
+	first := gittest.Commit(t, dir, "main", gittest.Change{Files: map[string][]byte{"a": []byte("1")}})
+	gittest.Git(t, dir, "tag", "-a", "-m", "v1", "v1", first)
+	tree := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "main^{tree}"))
+	c := &catFile{dir: dir}
+	t.Cleanup(c.stop)
+	check := func(rev, want string) {
+		t.Helper()
+		sha, ok, err := c.resolve(rev)
+		if err != nil || ok != (want != "") || sha != want {
+			t.Errorf("resolve(%q) = %q, %v, %v; want %q", rev, sha, ok, err, want)
+		}
+	}
+	check(first, first)
+	check("refs/heads/main", first)
+	check("refs/tags/v1", first) // an annotated tag, peeled
+	check(tree, "")              // not a commit
+	check(strings.Repeat("a", 40), "")
+	check("refs/heads/missing", "")
+	second := gittest.Commit(t, dir, "main", gittest.Change{Files: map[string][]byte{"a": []byte("2")}})
+	gittest.Git(t, dir, "repack", "-a", "-d", "--quiet")
+	check(second, second)
+	check("refs/heads/main", second)
+	if _, _, err := c.resolve("main two"); err == nil {
+		t.Error("a revision with a space went into the batch")
+	}
+	if got := c.cost().Runs; got != 8 {
+		t.Errorf("%d revisions counted, want 8", got)
 	}
 }
