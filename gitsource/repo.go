@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,14 +143,19 @@ func openURL(ctx context.Context, opts Options) (*Repo, error) {
 	return repo, nil
 }
 
-// Close releases the cache clone's lock (see Options.Exclusive); the Repo
-// may not be used after it.
+// Close closes the packfiles the Repo keeps open and releases the cache
+// clone's lock (see Options.Exclusive); the Repo may not be used after it.
 func (r *Repo) Close() error {
-	if r.lock == nil {
-		return nil
+	var err error
+	if c, ok := r.r.Storer.(io.Closer); ok {
+		r.mu.Lock()
+		err = c.Close()
+		r.mu.Unlock()
 	}
-	err := r.lock.Close()
-	r.lock = nil
+	if r.lock != nil {
+		err = errors.Join(err, r.lock.Close())
+		r.lock = nil
+	}
 	return err
 }
 
