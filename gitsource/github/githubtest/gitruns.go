@@ -38,7 +38,7 @@ func (g *gitRuns) add(sub string, cmd *exec.Cmd) {
 
 // GitRuns reports the git subprocesses the fake ran so far, by subcommand
 // (rev-parse, merge-base, …): what the fake costs a benchmark beside the
-// code under test. "cat-file --batch-check" is one long-running process:
+// code under test. "cat-file --batch" is one long-running process:
 // its Runs are the revisions it resolved, its CPU includes the time of
 // the running process.
 func (s *Server) GitRuns() map[string]GitRun {
@@ -50,7 +50,7 @@ func (s *Server) GitRuns() map[string]GitRun {
 	}
 	if s.catFile != nil {
 		if c := s.catFile.cost(); c.Runs > 0 {
-			out["cat-file --batch-check"] = c
+			out["cat-file --batch"] = c
 		}
 	}
 	return out

@@ -89,6 +89,39 @@ func TestCatFile(t *testing.T) {
 		t.Error("a revision with a space went into the batch")
 	}
 	if got := c.cost().Runs; got != 8 {
-		t.Errorf("%d revisions counted, want 8", got)
+		t.Errorf("%d objects asked, want 8", got)
+	}
+}
+
+// TestCatFileIsAncestor answers every pair of a history with a merge as
+// git merge-base --is-ancestor does, including commits made after the
+// batch started.
+func TestCatFileIsAncestor(t *testing.T) {
+	gittest.RequireGit(t)
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "--quiet", "--bare", "--initial-branch=main")
+	c1 := gittest.Commit(t, dir, "main", gittest.Change{Files: map[string][]byte{"a": []byte("1")}})
+	gittest.Git(t, dir, "branch", "side", "main")
+	c2 := gittest.Commit(t, dir, "main", gittest.Change{Files: map[string][]byte{"a": []byte("2")}})
+	s1 := gittest.Commit(t, dir, "side", gittest.Change{Files: map[string][]byte{"b": []byte("1")}})
+	c := &catFile{dir: dir}
+	t.Cleanup(c.stop)
+	if ok, err := c.isAncestor(c1, c2); err != nil || !ok {
+		t.Fatalf("isAncestor(c1, c2) = %v, %v", ok, err)
+	}
+	tree := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "main^{tree}"))
+	m := strings.TrimSpace(gittest.Git(t, dir, "commit-tree", tree, "-p", c2, "-p", s1, "-m", "merge"))
+	commits := map[string]string{"c1": c1, "c2": c2, "s1": s1, "m": m}
+	for an, a := range commits {
+		for bn, b := range commits {
+			_, err := gittest.TryGit(dir, "merge-base", "--is-ancestor", a, b)
+			got, cerr := c.isAncestor(a, b)
+			if cerr != nil || got != (err == nil) {
+				t.Errorf("isAncestor(%s, %s) = %v, %v; git says %v", an, bn, got, cerr, err == nil)
+			}
+		}
+	}
+	if _, err := c.isAncestor(c1, strings.Repeat("a", 40)); err == nil {
+		t.Error("an unknown commit gave an answer, not an error")
 	}
 }
