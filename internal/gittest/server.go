@@ -25,8 +25,8 @@ type ServerOptions struct {
 	// git-http-backend, "gittest-cgi METHOD PATH?QUERY user=0.012
 	// sys=0.004", with the CPU seconds of the backend and the git
 	// processes it ran: what a benchmark needs to tell which fetches and
-	// pushes cost the server what. It needs bash; without it nothing is
-	// logged.
+	// pushes cost the server what. git's own messages to standard error
+	// land there too. It needs bash; without it nothing is logged.
 	RequestLog io.Writer
 }
 
