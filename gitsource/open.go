@@ -43,6 +43,29 @@ func plainOpen(path string) (*git.Repository, error) {
 	return withObjectCache(r, newObjectCache())
 }
 
+// closeStorage closes the packfiles r keeps open and reopens its storage
+// with go-git's default of opening a packfile per object read: a cached
+// catalog reads large values back through the snapshot it was loaded
+// from (fbc's detached values), after the pass closed the Repo, and must
+// not hold descriptors open for as long as it is cached. r.mu is held.
+func (r *Repo) closeStorage() error {
+	s, ok := r.r.Storer.(*filesystem.Storage)
+	if !ok {
+		return nil
+	}
+	err := s.Close()
+	var wt billy.Filesystem
+	if w, werr := r.r.Worktree(); werr == nil {
+		wt = w.Filesystem
+	}
+	reopened, oerr := git.Open(filesystem.NewStorage(s.Filesystem(), newObjectCache()), wt)
+	if oerr != nil {
+		return errors.Join(err, oerr)
+	}
+	r.r = reopened
+	return err
+}
+
 // withObjectCache reopens r on the same files with c as its object cache.
 // go-git decides where the git directory, the commondir and the worktree
 // are; only the storage is built anew, since go-git offers no way to give

@@ -13,7 +13,8 @@ import (
 
 // TestRepoKeepsPacksOpenUntilClose reads files of a packed repository
 // twice: the packfile stays open between reads (go-git's default reopened
-// it for every object) and Close closes it.
+// it for every object), Close closes it, and a read after Close opens
+// and closes it again.
 func TestRepoKeepsPacksOpenUntilClose(t *testing.T) {
 	if _, err := os.Stat("/proc/self/fd"); err != nil {
 		t.Skip("needs /proc/self/fd")
@@ -26,11 +27,16 @@ func TestRepoKeepsPacksOpenUntilClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 2 {
-		snap := snapshot(t, repo, "main")
+	var snap *gitsource.Snapshot
+	read := func() {
+		t.Helper()
 		if data, err := fs.ReadFile(snap.FS(), "b/c.yaml"); err != nil || string(data) != "c\n" {
 			t.Fatalf("read b/c.yaml: %q, %v", data, err)
 		}
+	}
+	for range 2 {
+		snap = snapshot(t, repo, "main")
+		read()
 	}
 	if n := openPacks(t, dir); n != 1 {
 		t.Errorf("%d open packfiles between reads, want 1", n)
@@ -40,6 +46,12 @@ func TestRepoKeepsPacksOpenUntilClose(t *testing.T) {
 	}
 	if n := openPacks(t, dir); n != 0 {
 		t.Errorf("%d open packfiles after Close, want 0", n)
+	}
+	// A cached catalog reads values back through its snapshot after the
+	// pass closed the Repo: that still works and keeps nothing open.
+	read()
+	if n := openPacks(t, dir); n != 0 {
+		t.Errorf("%d open packfiles after a read past Close, want 0", n)
 	}
 }
 

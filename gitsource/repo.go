@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,14 +143,12 @@ func openURL(ctx context.Context, opts Options) (*Repo, error) {
 }
 
 // Close closes the packfiles the Repo keeps open and releases the cache
-// clone's lock (see Options.Exclusive); the Repo may not be used after it.
+// clone's lock (see Options.Exclusive); the Repo may not be used after it,
+// except by what its snapshots already returned.
 func (r *Repo) Close() error {
-	var err error
-	if c, ok := r.r.Storer.(io.Closer); ok {
-		r.mu.Lock()
-		err = c.Close()
-		r.mu.Unlock()
-	}
+	r.mu.Lock()
+	err := r.closeStorage()
+	r.mu.Unlock()
 	if r.lock != nil {
 		err = errors.Join(err, r.lock.Close())
 		r.lock = nil
