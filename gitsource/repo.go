@@ -142,14 +142,17 @@ func openURL(ctx context.Context, opts Options) (*Repo, error) {
 	return repo, nil
 }
 
-// Close releases the cache clone's lock (see Options.Exclusive); the Repo
-// may not be used after it.
+// Close closes the packfiles the Repo keeps open and releases the cache
+// clone's lock (see Options.Exclusive); the Repo may not be used after it,
+// except by what its snapshots already returned.
 func (r *Repo) Close() error {
-	if r.lock == nil {
-		return nil
+	r.mu.Lock()
+	err := r.closeStorage()
+	r.mu.Unlock()
+	if r.lock != nil {
+		err = errors.Join(err, r.lock.Close())
+		r.lock = nil
 	}
-	err := r.lock.Close()
-	r.lock = nil
 	return err
 }
 

@@ -54,6 +54,9 @@ type Options struct {
 	Backoff  time.Duration
 	// Cache keeps loaded catalogs between runs; nil uses a fresh one.
 	Cache *gitsource.CatalogCache
+	// Plans keeps committed plans read between runs, by their folder's
+	// tree hash; nil reads every plan each run.
+	Plans *PlanCache
 	// Now is the clock promotion measures soak times with; nil is
 	// time.Now.
 	Now func() time.Time

@@ -61,7 +61,7 @@ func (p *Planner) evidence(ctx context.Context, c v1alpha1.Cluster) ([]plan.Evid
 	if err != nil {
 		return nil, err
 	}
-	committed, err := readPlans(snap.FS(), c)
+	committed, err := readPlans(snap, c, p.opts.Plans)
 	if err != nil {
 		return nil, err
 	}

@@ -73,15 +73,17 @@ func (p *Planner) clusterInput(ctx context.Context, snap *gitsource.Snapshot, re
 	if in.Catalogs, err = p.catalogs.load(ctx, snap, repo); err != nil {
 		return in, err
 	}
-	if in.Committed, err = readPlans(fsys, cluster); err != nil {
+	if in.Committed, err = readPlans(snap, cluster, p.opts.Plans); err != nil {
 		return in, err
 	}
 	in.Promotion, err = p.promotion(ctx, repo, cluster)
 	return in, err
 }
 
-// readPlans reads every committed plan folder of cluster.
-func readPlans(fsys fs.FS, cluster v1alpha1.Cluster) (map[plan.Key]*plan.Committed, error) {
+// readPlans reads every committed plan folder of cluster, through cache
+// (nil: none) by each folder's tree hash.
+func readPlans(snap *gitsource.Snapshot, cluster v1alpha1.Cluster, cache *PlanCache) (map[plan.Key]*plan.Committed, error) {
+	fsys := snap.FS()
 	keys, err := plan.Keys(fsys, cluster)
 	if err != nil {
 		return nil, err
@@ -89,11 +91,22 @@ func readPlans(fsys fs.FS, cluster v1alpha1.Cluster) (map[plan.Key]*plan.Committ
 	out := map[plan.Key]*plan.Committed{}
 	var errs []error
 	for _, k := range keys {
-		c, err := readPlan(fsys, plan.Dir(cluster, k))
+		dir := plan.Dir(cluster, k)
+		tree, err := snap.TreeHash(dir)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
+		if c, ok := cache.get(tree, dir); ok {
+			out[k] = c
+			continue
+		}
+		c, err := readPlan(fsys, dir)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		cache.add(tree, dir, c)
 		out[k] = c
 	}
 	return out, errors.Join(errs...)

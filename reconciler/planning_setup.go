@@ -12,6 +12,7 @@ import (
 	"github.com/olmops/olmops/catalog/oci"
 	"github.com/olmops/olmops/catalogimport"
 	"github.com/olmops/olmops/gitsource"
+	"github.com/olmops/olmops/planner"
 	"github.com/olmops/olmops/reconciler/planning"
 )
 
@@ -33,8 +34,8 @@ func setupPlanning(mgr manager.Manager, opts Options, pushes <-chan event.Generi
 	}
 	r := &planning.Reconciler{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), CacheDir: opts.CacheDir, MaxFetchSize: opts.MaxFetchSize, HTTPClient: opts.HTTPClient,
-		Images: images, Pinner: oci.NewPinner(images), Catalogs: gitsource.NewCatalogCache(0), Version: opts.Version,
-		Recorder: mgr.GetEventRecorder("olmops-planner"), Metrics: metrics,
+		Images: images, Pinner: oci.NewPinner(images), Catalogs: gitsource.NewCatalogCache(0), Plans: planner.NewPlanCache(0),
+		Version: opts.Version, Recorder: mgr.GetEventRecorder("olmops-planner"), Metrics: metrics,
 		NewImages: func(keychain authn.Keychain, mirrors []oci.Mirror) (planning.CatalogImages, error) {
 			return oci.New(oci.Options{CacheDir: imageDir, Keychain: keychain, Mirrors: mirrors,
 				MaxImageBytes: catalogimport.MaxImageBytes, MaxFiles: catalogimport.MaxFiles})

@@ -21,6 +21,13 @@ type ServerOptions struct {
 	// request as HTTP basic auth; a request without them or with others is
 	// answered 401.
 	Username, Password string
+	// RequestLog, when set, receives a line per request that reached
+	// git-http-backend, "gittest-cgi METHOD PATH?QUERY user=0.012
+	// sys=0.004", with the CPU seconds of the backend and the git
+	// processes it ran: what a benchmark needs to tell which fetches and
+	// pushes cost the server what. git's own messages to standard error
+	// land there too. It needs bash; without it nothing is logged.
+	RequestLog io.Writer
 }
 
 // Server serves the bare repositories under Root at URL/<name>.git, for
@@ -64,6 +71,13 @@ func Start(opts ServerOptions) (*Server, error) {
 			"GIT_CONFIG_KEY_0=http.receivepack",
 			"GIT_CONFIG_VALUE_0=true",
 		},
+		// git's trace2 targets, when a person sets them to see what
+		// the server's git did (object counts, child processes).
+		InheritEnv: []string{"GIT_TRACE2_EVENT", "GIT_TRACE2_PERF"},
+	}
+	if opts.RequestLog != nil {
+		cgiHandler.Path, cgiHandler.Args = requestLogger(backend)
+		cgiHandler.Stderr = &lockedWriter{w: opts.RequestLog}
 	}
 	s.srv = httptest.NewServer(s.handler(cgiHandler))
 	s.URL = s.srv.URL

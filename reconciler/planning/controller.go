@@ -65,6 +65,9 @@ type Reconciler struct {
 	NewImages ImagesFunc
 	// Catalogs keeps loaded catalogs between passes; nil keeps none.
 	Catalogs *gitsource.CatalogCache
+	// Plans keeps the committed plans read between passes; nil keeps
+	// none.
+	Plans *planner.PlanCache
 	// Version is written into plans.
 	Version string
 	// Recorder records Events on the Planner; nil records none.
@@ -289,6 +292,7 @@ func (r *Reconciler) plan(ctx context.Context, p *pass) *outcome {
 		Repo: p.repo, Push: true, Branch: p.branch, Clusters: p.obj.Spec.Clusters,
 		Forge:  r.forgeFunc(ctx, p.obj, p.creds),
 		Images: r.Images, Pinner: r.Pinner, Version: r.Version, Cache: r.Catalogs,
+		Plans: r.Plans,
 	})
 	report, err := pl.Run(ctx)
 	p.report = report

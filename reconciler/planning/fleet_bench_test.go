@@ -3,6 +3,8 @@ package planning_test
 import (
 	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,9 +35,12 @@ func webhookToFleetProposals(b *testing.B, n int) {
 	pkg := fl.Packages[0]
 	benchRepos++
 	name := fmt.Sprintf("bench-fleet-%d", benchRepos)
-	gitServer.CreateRepo(b, name)
+	// A server of its own, whose requests say what they cost git.
+	cost := &gitCost{}
+	srv := gittest.NewServer(b, gittest.ServerOptions{Username: "olmops", Password: gitPassword, RequestLog: cost})
+	srv.CreateRepo(b, name)
 	f := &fleet{env: kubetest.Start(b, kubetest.WithCRDDirs("../../config/crd/bases"), kubetest.WithScheme(v1alpha1.AddToScheme))}
-	f.dir, f.url = gitServer.RepoDir(name), gitServer.RepoURL(name)
+	f.dir, f.url = srv.RepoDir(name), srv.RepoURL(name)
 	gittest.Git(b, fl.Dir, "push", "--quiet", f.dir, "main")
 	f.gh = githubtest.NewServer(b, githubtest.Options{Owner: "acme", Repo: "fleet", Token: ghToken, GitDir: f.dir})
 	f.startManager(b, nil)
@@ -48,6 +53,8 @@ func webhookToFleetProposals(b *testing.B, n int) {
 		merged = f.mergeAll(b, merged)
 		target := fmt.Sprintf("99.0.%d", version)
 		head := gittest.Commit(b, f.dir, "main", gittest.Change{Files: fl.NewHead(b, pkg, target), Message: pkg.Name + " " + target})
+		cost.take()
+		fake := f.gh.GitRuns()
 		b.StartTimer()
 		start, self, children := time.Now(), cpuTime(b, false), cpuTime(b, true)
 		f.push(b)
@@ -57,6 +64,7 @@ func webhookToFleetProposals(b *testing.B, n int) {
 		// CPU time barely moves with the machine's load, wall time does.
 		b.Logf("%s: %d proposals opened and recorded %.2fs after the push; CPU %.2fs in this process, %.2fs in git and other finished subprocesses",
 			target, n, time.Since(start).Seconds(), (cpuTime(b, false) - self).Seconds(), (cpuTime(b, true) - children).Seconds())
+		b.Logf("%s: git http-backend %v; the GitHub fake's git %v", target, cost.take(), fakeRuns(fake, f.gh.GitRuns()))
 		if got := f.pullRequests() - merged; got != n {
 			b.Fatalf("the pass opened %d pull requests, want %d", got, n)
 		}
@@ -72,6 +80,21 @@ func webhookToFleetProposals(b *testing.B, n int) {
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/op")
 	b.ReportMetric(float64(n), "proposals")
 	b.ReportMetric(float64(plans), "plans")
+}
+
+// fakeRuns is what the GitHub fake's git subprocesses cost between two
+// readings of GitRuns.
+func fakeRuns(before, after map[string]githubtest.GitRun) string {
+	var out []string
+	var total time.Duration
+	for _, sub := range slices.Sorted(maps.Keys(after)) {
+		runs, cpu := after[sub].Runs-before[sub].Runs, after[sub].CPU-before[sub].CPU
+		if runs > 0 {
+			out = append(out, fmt.Sprintf("%s ×%d %.2fs", sub, runs, cpu.Seconds()))
+			total += cpu
+		}
+	}
+	return fmt.Sprintf("%.2fs: %s", total.Seconds(), strings.Join(out, ", "))
 }
 
 // pullsOpened waits for the n-th pull request, which costs the fake a

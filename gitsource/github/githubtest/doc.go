@@ -10,7 +10,8 @@
 // GitHub Enterprise base URLs reach it.
 //
 // It is backed by a real bare git repository: pull requests' head and base
-// commits are read from it with the git CLI, and Merge performs a real
+// commits are read from its ref files (git answers for anything but a
+// plain branch), and Merge performs a real
 // merge in it (fast-forward when possible, else a merge commit), moving the
 // base branch the way GitHub's merge button would. Tests drive the rest of
 // GitHub's side with ClosePR, ExhaustRateLimit and Throttle, and inspect

@@ -50,6 +50,9 @@ type Server struct {
 	nextID   int64
 	requests []Request
 	injected []injected // answered in order, before anything else
+
+	gitRuns gitRuns
+	catFile *catFile
 }
 
 // repoLabel is a label of the repository.
@@ -84,7 +87,9 @@ func NewServer(t testing.TB, opts Options) *Server {
 	}
 	s.srv = httptest.NewServer(s)
 	s.URL = s.srv.URL
+	s.catFile = &catFile{dir: opts.GitDir}
 	t.Cleanup(s.srv.Close)
+	t.Cleanup(s.catFile.stop)
 	return s
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
@@ -124,14 +125,20 @@ func (s *Server) combinedStatus(ctx context.Context, w http.ResponseWriter, r *h
 // resolve takes a commit hash, branch or tag name, as GitHub's {ref}.
 func (s *Server) resolve(ctx context.Context, ref string) (string, error) {
 	if fullSHA.MatchString(ref) {
-		return s.commit(ctx, ref)
-	}
-	for _, full := range []string{"refs/heads/" + ref, "refs/tags/" + ref} {
-		if sha, err := s.commit(ctx, full); !errors.Is(err, errNoRef) {
-			return sha, err
+		// Known commits are remembered: a planner asks for the statuses
+		// of every plan's commit each pass.
+		switch ok, err := s.commitExists(ctx, ref); {
+		case err != nil:
+			return "", err
+		case !ok:
+			return "", fmt.Errorf("%w: %s", errNoRef, ref)
 		}
+		return ref, nil
 	}
-	return "", errNoRef
+	if sha, err := s.branchCommit(ctx, ref); !errors.Is(err, errNoRef) {
+		return sha, err
+	}
+	return s.commit(ctx, "refs/tags/"+ref)
 }
 
 // latest is the newest status of each context on sha, newest first.

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/olmops/olmops/internal/gittest"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -86,8 +88,14 @@ func TestCombinedStatus(t *testing.T) {
 	if r := get("main", "?per_page=2&page=2"); r.field("state") != "failure" || contexts(r) != "a=success new, b=success " {
 		t.Errorf("page 2: state %v, statuses %s", r.field("state"), contexts(r))
 	}
-	if r := get("nope", ""); r.status != http.StatusUnprocessableEntity || r.field("message") != "No commit found for SHA: nope" {
-		t.Errorf("unknown ref: %d %v", r.status, r.body)
+	for _, ref := range []string{"nope", strings.Repeat("b", 40)} {
+		if r := get(ref, ""); r.status != http.StatusUnprocessableEntity || r.field("message") != "No commit found for SHA: "+ref {
+			t.Errorf("unknown ref %s: %d %v", ref, r.status, r.body)
+		}
+	}
+	gittest.Git(t, fx.dir, "tag", "v1", "main")
+	if r := get("v1", ""); r.field("sha") != fx.main || r.field("total_count") != 4.0 {
+		t.Errorf("tag: %v, want main's statuses", r.body)
 	}
 }
 
