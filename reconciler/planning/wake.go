@@ -3,6 +3,7 @@ package planning
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/go-logr/logr"
@@ -13,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	"github.com/olmops/olmops/api/v1alpha1"
+	"github.com/olmops/olmops/commitstatus"
 	"github.com/olmops/olmops/reconciler/pushhook"
 )
 
@@ -149,4 +151,41 @@ func followedClusters(cfg *v1alpha1.RepositoryConfig, selected []string) []strin
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// StatusNotifier is the status webhook's receiver: a commit status of a
+// subscription of a cluster (olmops/<cluster>/<namespace>/<name>) sends
+// to reports each Planner of the repository that follows that cluster;
+// it returns how many. Any other status concerns no Planner.
+func StatusNotifier(c client.Reader, reports chan<- event.GenericEvent) func(context.Context, pushhook.Status) int {
+	return func(ctx context.Context, s pushhook.Status) int {
+		cluster, ok := reportedCluster(s.Context)
+		if !ok {
+			return 0
+		}
+		planners, err := Followers(ctx, c, cluster, s.URLs...)
+		if err != nil {
+			logr.FromContextOrDiscard(ctx).Error(err, "list the Planners that follow a cluster", "cluster", cluster)
+			return 0
+		}
+		for i := range planners {
+			select {
+			case reports <- event.GenericEvent{Object: &planners[i]}:
+			case <-ctx.Done():
+				return i
+			}
+		}
+		return len(planners)
+	}
+}
+
+// reportedCluster names the cluster of a subscription's status context,
+// olmops/<cluster>/<namespace>/<name> (commitstatus.Context).
+func reportedCluster(statusContext string) (string, bool) {
+	rest, ok := strings.CutPrefix(statusContext, commitstatus.Prefix)
+	parts := strings.Split(rest, "/")
+	if !ok || len(parts) != 3 || slices.Contains(parts, "") {
+		return "", false
+	}
+	return parts[0], true
 }

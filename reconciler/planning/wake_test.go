@@ -115,3 +115,22 @@ func TestPollFailed(t *testing.T) {
 		})
 	}
 }
+
+func TestReportedCluster(t *testing.T) {
+	for _, tt := range []struct {
+		context, want string
+		ok            bool
+	}{
+		{"olmops/staging/etcd-system/etcd", "staging", true},
+		{"olmops/staging", "", false},      // cluster-wide
+		{"olmops/staging/head", "", false}, // a refused head
+		{"olmops/upgradeable", "", false},  // a proposal's check
+		{"olmops//etcd-system/etcd", "", false},
+		{"ci/staging/etcd-system/etcd", "", false},
+		{"olmops/staging/etcd-system/etcd/x", "", false},
+	} {
+		if got, ok := reportedCluster(tt.context); got != tt.want || ok != tt.ok {
+			t.Errorf("reportedCluster(%q) = %q, %v; want %q, %v", tt.context, got, ok, tt.want, tt.ok)
+		}
+	}
+}
