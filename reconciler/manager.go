@@ -39,6 +39,7 @@ import (
 	"github.com/olmops/olmops/api/v1alpha1"
 	"github.com/olmops/olmops/gitsource"
 	"github.com/olmops/olmops/reconciler/apply"
+	"github.com/olmops/olmops/reconciler/planning"
 	"github.com/olmops/olmops/reconciler/pushhook"
 	"github.com/olmops/olmops/reconciler/request"
 	"github.com/olmops/olmops/render"
@@ -141,15 +142,15 @@ func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 	if err := r.SetupWithManager(mgr, controller.Options{MaxConcurrentReconciles: opts.Concurrency, SkipNameValidation: &opts.SkipNameValidation}, pushes); err != nil {
 		return nil, err
 	}
-	planPushes := make(chan event.GenericEvent, 256)
-	if err := setupPlanning(mgr, opts, planPushes); err != nil {
+	planPushes, planReports := make(chan event.GenericEvent, 256), make(chan event.GenericEvent, 256)
+	if err := setupPlanning(mgr, opts, planPushes, planReports); err != nil {
 		return nil, err
 	}
 	if opts.WebhookAddr != "" && opts.WebhookAddr != "0" {
 		if len(opts.WebhookSecret) == 0 {
 			return nil, errors.New("--webhook-bind-address needs a webhook secret (--webhook-secret-file): unsigned pushes are refused")
 		}
-		if err := mgr.Add(webhookServer(opts.WebhookAddr, opts.WebhookSecret, mgr.GetCache(), pushes, planPushes)); err != nil {
+		if err := mgr.Add(webhookServer(opts.WebhookAddr, opts.WebhookSecret, mgr.GetCache(), pushes, planPushes, planReports)); err != nil {
 			return nil, err
 		}
 	}
@@ -209,8 +210,9 @@ func (r *RepositoryReconciler) SetupWithManager(mgr manager.Manager, opts contro
 }
 
 // webhookServer serves the push webhook; a push enqueues the
-// Repositories and the Planners of its URL and branch.
-func webhookServer(addr string, secret []byte, c cache.Cache, pushes, planPushes chan<- event.GenericEvent) manager.Runnable {
+// Repositories and the Planners of its URL and branch, a commit status
+// the Planners that follow the cluster it reports (planReports).
+func webhookServer(addr string, secret []byte, c cache.Cache, pushes, planPushes, planReports chan<- event.GenericEvent) manager.Runnable {
 	notify := func(ctx context.Context, p pushhook.Push) int {
 		log := logr.FromContextOrDiscard(ctx)
 		var repos v1alpha1.RepositoryList
@@ -243,7 +245,7 @@ func webhookServer(addr string, secret []byte, c cache.Cache, pushes, planPushes
 		return len(objs)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(pushhook.Path, pushhook.Handler(secret, notify))
+	mux.Handle(pushhook.Path, pushhook.NewHandler(secret, pushhook.Receivers{Push: notify, Status: planning.StatusNotifier(c, planReports)}))
 	return manager.RunnableFunc(func(ctx context.Context) error {
 		// A body is read before its signature can be checked: bound how
 		// long a sender may take over it.

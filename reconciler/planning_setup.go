@@ -19,7 +19,7 @@ import (
 // setupPlanning registers the planning controller in the manager: it
 // runs under the same lease, and reconciles the Planners of the same
 // shard, as the Repository controller.
-func setupPlanning(mgr manager.Manager, opts Options, pushes <-chan event.GenericEvent) error {
+func setupPlanning(mgr manager.Manager, opts Options, pushes, reports <-chan event.GenericEvent) error {
 	metrics, err := planning.NewMetrics(crmetrics.Registry)
 	if err != nil {
 		return err
@@ -35,7 +35,7 @@ func setupPlanning(mgr manager.Manager, opts Options, pushes <-chan event.Generi
 	r := &planning.Reconciler{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), CacheDir: opts.CacheDir, MaxFetchSize: opts.MaxFetchSize, HTTPClient: opts.HTTPClient,
 		Images: images, Pinner: oci.NewPinner(images), Catalogs: gitsource.NewCatalogCache(0), Plans: planner.NewPlanCache(0),
-		Version: opts.Version, Recorder: mgr.GetEventRecorder("olmops-planner"), Metrics: metrics,
+		Version: opts.Version, Recorder: mgr.GetEventRecorder("olmops-planner"), Metrics: metrics, Reports: reports,
 		NewImages: func(keychain authn.Keychain, mirrors []oci.Mirror) (planning.CatalogImages, error) {
 			return oci.New(oci.Options{CacheDir: imageDir, Keychain: keychain, Mirrors: mirrors,
 				MaxImageBytes: catalogimport.MaxImageBytes, MaxFiles: catalogimport.MaxFiles})

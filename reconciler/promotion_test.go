@@ -24,6 +24,7 @@ const promotionSoak = 2 * time.Second
 // Repository applies the plan the Planner committed for it and posts its
 // status; the Planner proposes prod-east's etcd only once staging reports
 // it healthy for the soak, and never while staging reports it failing.
+// Its interval is hours: staging's reports wake it.
 func TestPromotionEndToEnd(t *testing.T) {
 	for _, healthy := range []bool{true, false} {
 		t.Run(map[bool]string{true: "staging healthy: prod proposed after the soak", false: "staging failing: the wave stops"}[healthy], func(t *testing.T) {
@@ -131,12 +132,13 @@ func promotionFleet(t *testing.T, healthy bool) *fleet {
 }
 
 // planner creates a Planner of the fleet in namespace ns, which holds the
-// Secrets f.repository made, planning every 10s (the least the API
-// allows): nothing but the interval and the end of a soak wakes it.
+// Secrets f.repository made, planning every 5h: only staging's reports
+// (its Repository's status, in the same manager) and the end of a soak
+// wake it within a test.
 func (f *fleet) planner(t *testing.T, ns string) client.ObjectKey {
 	t.Helper()
 	obj := &v1alpha1.Planner{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "fleet"}, Spec: v1alpha1.PlannerSpec{
-		URL: f.url, Interval: metav1.Duration{Duration: 10 * time.Second},
+		URL: f.url, Interval: metav1.Duration{Duration: 5 * time.Hour},
 		SecretRef: &v1alpha1.LocalObjectReference{Name: "git"},
 		Forge: &v1alpha1.ForgeSpec{Type: v1alpha1.ForgeGitHub, Owner: "acme", Repo: "fleet", BaseURL: f.gh.URL,
 			TokenSecretRef: &v1alpha1.LocalObjectReference{Name: "github"}},

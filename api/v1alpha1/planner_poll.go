@@ -72,4 +72,15 @@ type CatalogPoll struct {
 	// proposal is the link of the import's open proposal, if any.
 	// +optional
 	Proposal string `json:"proposal,omitempty"`
+	// consecutiveFailures counts the polls (or imports) of this image that
+	// failed in a row: the retries back off from it, and a controller that
+	// takes over (a restart, a new leader) continues the backoff rather
+	// than polling a failing registry again at once.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	ConsecutiveFailures int32 `json:"consecutiveFailures,omitempty"`
+	// nextAttemptTime is when the failing image is polled again; absent
+	// when the last poll succeeded.
+	// +optional
+	NextAttemptTime *metav1.Time `json:"nextAttemptTime,omitempty"`
 }

@@ -57,6 +57,16 @@ type PlannerStatus struct {
 	// waiting for the interval. Absent when no hold ends by itself.
 	// +optional
 	NextPromotionTime *metav1.Time `json:"nextPromotionTime,omitempty"`
+	// followedClusters are the clusters the selected clusters follow
+	// (olmops.yaml's promotion.after), as the last pass that read
+	// olmops.yaml found them: a new report of one of them (its Repository's
+	// status in this controller's cluster, or a commit status the forge's
+	// webhook announces) wakes the Planner while promotion holds a change.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=1000
+	// +kubebuilder:validation:items:MaxLength=253
+	FollowedClusters []string `json:"followedClusters,omitempty"`
 	// consecutiveFailures counts the passes in a row that failed with an
 	// error expected to pass (fetch, push, the forge) since the last pass
 	// that succeeded or stalled: the retries back off from it, and a

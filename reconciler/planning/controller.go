@@ -77,9 +77,13 @@ type Reconciler struct {
 	// Backoff spaces the retries of a failing Planner; nil means from
 	// one second doubling up to five minutes.
 	Backoff workqueue.TypedRateLimiter[ctrl.Request]
+	// Reports, when set, carries the Planners that a followed cluster's
+	// new report concerns, as the status webhook finds them (Followers):
+	// each is planned at once if promotion holds one of its changes.
+	Reports <-chan event.GenericEvent
 
 	once      sync.Once
-	polls     pollBackoff
+	wakes     wakes
 	clientsMu sync.Mutex
 	clients   map[ctrl.Request]imageClient
 }
@@ -96,16 +100,24 @@ func (r *Reconciler) backoff() workqueue.TypedRateLimiter[ctrl.Request] {
 
 // SetupWithManager registers the controller: it watches Planners (spec
 // changes and reconcile requests only: its own status writes do not wake
-// it) and the pushes the
-// webhook sends on pushes.
+// it), the pushes the webhook sends on pushes, the reports of followed
+// clusters (the status of the manager's Repositories, and Reports).
 func (r *Reconciler) SetupWithManager(mgr manager.Manager, opts controller.Options, pushes <-chan event.GenericEvent) error {
+	// The manager has not started: there is nothing to cancel yet.
+	if err := IndexFollowed(context.Background(), mgr.GetFieldIndexer()); err != nil {
+		return err
+	}
 	opts.MaxConcurrentReconciles = max(opts.MaxConcurrentReconciles, 1)
 	b := ctrl.NewControllerManagedBy(mgr).
 		For(&v1alpha1.Planner{}, builder.WithPredicates(predicate.Or(predicate.GenerationChangedPredicate{}, request.Changed))).
+		Watches(&v1alpha1.Repository{}, handler.EnqueueRequestsFromMapFunc(r.followersOfRepository), builder.WithPredicates(reportChanged)).
 		WithOptions(opts).
 		Named("planner")
 	if pushes != nil {
 		b = b.WatchesRawSource(source.Channel(pushes, &handler.EnqueueRequestForObject{}))
+	}
+	if r.Reports != nil {
+		b = b.WatchesRawSource(source.Channel(r.Reports, handler.EnqueueRequestsFromMapFunc(r.wokenByEvent)))
 	}
 	return b.Complete(r)
 }
@@ -124,6 +136,9 @@ type pass struct {
 	// requested is true when a person asked for this pass: it plans even
 	// when nothing changed.
 	requested bool
+	// reported is true when a followed cluster's new report woke the
+	// Planner: it plans when promotion holds a change.
+	reported bool
 	// base is the Planner as the API server holds it, which the final
 	// status patch is made against.
 	base *v1alpha1.Planner
@@ -161,6 +176,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, r.patchStatus(ctx, base, obj)
 	}
 	start := time.Now()
+	// Taken before anything can end the reconcile: a wake is for one pass.
+	reported := r.wakes.take(req)
 	// Read before the pass records it: a pending request makes it due.
 	requested := request.Pending(obj, obj.Status.LastHandledReconcileAt)
 	if at := request.Of(obj); at != "" {
@@ -170,7 +187,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		logr.FromContextOrDiscard(ctx).V(1).Info("backing off, as the last controller did", "failures", obj.Status.ConsecutiveFailures, "next", wait)
 		return ctrl.Result{RequeueAfter: wait}, nil
 	}
-	p := &pass{req: req, obj: obj, branch: cmp.Or(obj.Spec.Branch, "main"), creds: &credentials.Set{}, requested: requested, base: base}
+	p := &pass{req: req, obj: obj, branch: cmp.Or(obj.Spec.Branch, "main"), creds: &credentials.Set{}, requested: requested, reported: reported, base: base}
 	out := r.run(ctx, p)
 	// Recorded with the reconcile's context, not the pass's: a pass that
 	// ran out of time still says so.
@@ -243,9 +260,11 @@ func fetchFailed(err error) *outcome {
 	return retry(v1alpha1.FetchFailedReason, err)
 }
 
-// due ends the pass when there is nothing to plan.
+// due ends the pass when there is nothing to plan. A followed cluster's
+// new report makes a pass due only when promotion holds a change: what
+// else would it move?
 func (r *Reconciler) due(ctx context.Context, p *pass) *outcome {
-	if wait := notDueFor(p.obj, p.head.String(), time.Now()); wait > 0 && !p.requested {
+	if wait := notDueFor(p.obj, p.head.String(), time.Now()); wait > 0 && !p.requested && !(p.reported && promotionHeld(p.obj)) {
 		logr.FromContextOrDiscard(ctx).V(1).Info("planned already", "commit", p.head.String(), "next", wait)
 		return &outcome{result: resultSkipped, requeue: wait}
 	}
@@ -280,9 +299,11 @@ func (r *Reconciler) readConfig(ctx context.Context, p *pass) *outcome {
 	if err != nil {
 		return retry(v1alpha1.FetchFailedReason, err)
 	}
-	if _, err := v1alpha1.ReadRepository(snap.FS(), p.branch); err != nil {
+	cfg, err := v1alpha1.ReadRepository(snap.FS(), p.branch)
+	if err != nil {
 		return stalled(err)
 	}
+	p.obj.Status.FollowedClusters = followedClusters(cfg, p.obj.Spec.Clusters)
 	return nil
 }
 

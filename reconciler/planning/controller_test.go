@@ -104,6 +104,16 @@ func (f *fleet) startManager(t testing.TB, hc *http.Client) (stop func()) {
 	}
 	t.Cleanup(stop)
 	f.hook = "http://" + addr + "/hooks/push"
+	// The webhook listens once the manager's caches started: a push sent
+	// before would be refused.
+	eventually(t, "the webhook listens", func() (bool, string) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			return false, err.Error()
+		}
+		c.Close()
+		return true, ""
+	})
 	return stop
 }
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -40,40 +39,22 @@ type ImagesFunc func(keychain authn.Keychain, mirrors []oci.Mirror) (CatalogImag
 // maxPollBackoff bounds the wait before polling a failing catalog again.
 const maxPollBackoff = 5 * time.Minute
 
-// pollBackoff counts the failed polls in a row of each Planner's catalog,
-// to space their retries: from one second doubling, up to the catalog's
-// interval or maxPollBackoff. A restart forgets it and polls at once.
-type pollBackoff struct {
-	mu       sync.Mutex
-	failures map[string]int
-	waits    map[string]time.Duration
-}
-
-// failed counts a failure of key and says how long to wait.
-func (b *pollBackoff) failed(key string, interval time.Duration) time.Duration {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.failures == nil {
-		b.failures, b.waits = map[string]int{}, map[string]time.Duration{}
+// pollFailed counts a failed poll of st in its status and says when the
+// next is due: from one second doubling with each failure in a row, up
+// to the catalog's interval or maxPollBackoff. The count and the time are
+// kept in the status, so that a restarted controller, or a new leader,
+// neither polls a failing registry again at once nor starts the doubling
+// over. The time is rounded up to a whole second, as the API server
+// keeps it: no poll comes before the time the status announces.
+func pollFailed(st *v1alpha1.CatalogPoll, interval time.Duration, now time.Time) time.Time {
+	n := min(max(st.ConsecutiveFailures, 0), 20)
+	st.ConsecutiveFailures = n + 1
+	next := now.Add(min(time.Second<<n, interval, maxPollBackoff))
+	if t := next.Truncate(time.Second); t.Before(next) {
+		next = t.Add(time.Second)
 	}
-	n := min(b.failures[key], 20)
-	b.failures[key]++
-	b.waits[key] = min(time.Second<<n, interval, maxPollBackoff)
-	return b.waits[key]
-}
-
-// wait is the wait after key's last failure; 0 when none is known.
-func (b *pollBackoff) wait(key string) time.Duration {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.waits[key]
-}
-
-func (b *pollBackoff) succeeded(key string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	delete(b.failures, key)
-	delete(b.waits, key)
+	st.NextAttemptTime = &metav1.Time{Time: next}
+	return next
 }
 
 // poll resolves the tag of each catalog source olmops.yaml names whose
@@ -107,14 +88,13 @@ func (r *Reconciler) poll(ctx context.Context, p *pass) *outcome {
 		if st.Image != c.Source.Image {
 			st = v1alpha1.CatalogPoll{Name: c.Name, Image: c.Source.Image}
 		}
-		key := p.req.String() + "/" + c.Name
 		if st.LastPollTime != nil && st.Error == "" && now.Before(st.LastPollTime.Add(interval)) {
 			p.pollIn(st.LastPollTime.Add(interval).Sub(now))
 			polls = append(polls, st)
 			continue
 		}
-		if wait := r.polls.wait(key); st.LastPollTime != nil && st.Error != "" && now.Before(st.LastPollTime.Add(wait)) {
-			p.pollIn(st.LastPollTime.Add(wait).Sub(now))
+		if st.Error != "" && st.NextAttemptTime != nil && now.Before(st.NextAttemptTime.Time) {
+			p.pollIn(st.NextAttemptTime.Sub(now))
 			polls = append(polls, st)
 			failed = append(failed, c.Name+": "+st.Error)
 			continue
@@ -129,13 +109,12 @@ func (r *Reconciler) poll(ctx context.Context, p *pass) *outcome {
 		st.LastPollTime = &metav1.Time{Time: now}
 		if err != nil {
 			st.Error = cutMessage(p.creds.Redact(err.Error()))
-			wait := r.polls.failed(key, interval)
+			wait := pollFailed(&st, interval, now).Sub(now)
 			p.pollIn(wait)
 			failed = append(failed, c.Name+": "+st.Error)
-			logr.FromContextOrDiscard(ctx).Info("catalog poll failed", "catalog", c.Name, "retryIn", wait, "error", st.Error)
+			logr.FromContextOrDiscard(ctx).Info("catalog poll failed", "catalog", c.Name, "failures", st.ConsecutiveFailures, "retryIn", wait, "error", st.Error)
 		} else {
-			st.Error = ""
-			r.polls.succeeded(key)
+			st.Error, st.ConsecutiveFailures, st.NextAttemptTime = "", 0, nil
 			p.pollIn(interval)
 		}
 		polls = append(polls, st)

@@ -217,6 +217,7 @@ func TestCatalogPolling(t *testing.T) {
 
 	t.Run("a registry down leaves the last good catalog and says so", func(t *testing.T) {
 		imported := f.get(t).Status.Catalogs[0].ImportedDigest
+		main, proposed := f.head(t), strings.TrimSpace(gittest.Git(t, f.dir, "rev-parse", importBranch))
 		reg.Close()
 		obj, c := f.catalogPoll(t, "poll failed", func(c v1alpha1.CatalogPoll) bool { return c.Error != "" })
 		cond := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.CatalogsPolledCondition)
@@ -231,6 +232,10 @@ func TestCatalogPolling(t *testing.T) {
 		}
 		if now := mustPR(t, f.gh, pr.Number); now.HeadSHA != pr.HeadSHA || now.State != "open" {
 			t.Errorf("a registry down changed the proposal: %+v, was %+v", now, pr)
+		}
+		// The catalog in Git, on the branch and on the import's branch.
+		if now, prop := f.head(t), strings.TrimSpace(gittest.Git(t, f.dir, "rev-parse", importBranch)); now != main || prop != proposed {
+			t.Errorf("a registry down moved main %s → %s, %s %s → %s", main, now, importBranch, proposed, prop)
 		}
 	})
 

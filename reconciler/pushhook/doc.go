@@ -1,6 +1,7 @@
 // Package pushhook receives the push webhooks of Git forges for olmops
 // serve, so that a Repository is fetched as soon as its branch moves instead
-// of at its next interval.
+// of at its next interval; and GitHub's commit status events, so that a
+// Planner waiting on a followed cluster's report plans when it comes.
 //
 // Handler, mounted at Path, takes POST deliveries from
 //   - GitHub: event in X-GitHub-Event, signature in X-Hub-Signature-256 as
@@ -21,9 +22,12 @@
 // a header's value:
 //   - 200 "pong" to a ping; 200 "no repository matches" when notify queued
 //     nothing; 202 "queued N repositories" when it queued N;
-//   - 202 "ignored: ..." for events other than push, tag pushes, branch
-//     deletions (deleted: true, or an after of zeros) and refs outside
-//     refs/heads/;
+//   - for a status event (GitHub's "status", when NewHandler was given a
+//     Status receiver): 202 "queued N followers", or 200 when it queued
+//     none;
+//   - 202 "ignored: ..." for events other than push (and status, above),
+//     tag pushes, branch deletions (deleted: true, or an after of zeros)
+//     and refs outside refs/heads/;
 //   - 400 for a payload that is not JSON (naming the byte offset), has no
 //     ref or no repository URL, or a request without an event header;
 //   - 401 for a missing, malformed or wrong signature, naming the header

@@ -12,10 +12,11 @@ var eventHeaders = []string{"X-GitHub-Event", "X-Forgejo-Event", "X-Gitea-Event"
 type eventKind int
 
 const (
-	eventNone  eventKind = iota // no event header
-	eventPing                   // GitHub's hook check
-	eventPush                   // a push of a branch or tag
-	eventOther                  // anything else: not our business
+	eventNone   eventKind = iota // no event header
+	eventPing                    // GitHub's hook check
+	eventPush                    // a push of a branch or tag
+	eventStatus                  // a commit status posted (GitHub's status event)
+	eventOther                   // anything else: not our business
 )
 
 // eventOf classifies a delivery by its first event header.
@@ -29,6 +30,8 @@ func eventOf(h http.Header) eventKind {
 			return eventPing
 		case strings.EqualFold(e, "push"), strings.EqualFold(e, "Push Hook"):
 			return eventPush
+		case strings.EqualFold(e, "status"):
+			return eventStatus
 		default:
 			// GitLab's "Tag Push Hook" lands here too: tags never move a
 			// branch.

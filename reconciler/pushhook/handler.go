@@ -31,15 +31,32 @@ const MaxInFlight = 4
 // with each verified branch push and returns how many Repository objects it
 // queued for a fetch; it must not be nil.
 func Handler(secret []byte, notify func(ctx context.Context, p Push) int) http.Handler {
-	if notify == nil {
+	return NewHandler(secret, Receivers{Push: notify})
+}
+
+// Receivers are what a Handler hands verified events to.
+type Receivers struct {
+	// Push is called with each verified branch push and returns how many
+	// objects it queued; it must not be nil.
+	Push func(ctx context.Context, p Push) int
+	// Status, when set, is called with each verified commit status event
+	// and returns how many objects it queued; nil ignores status events,
+	// as any other event.
+	Status func(ctx context.Context, s Status) int
+}
+
+// NewHandler is Handler with a receiver for each event it takes.
+func NewHandler(secret []byte, rc Receivers) http.Handler {
+	if rc.Push == nil {
 		panic("pushhook.Handler: notify is nil")
 	}
-	return &handler{secret: bytes.Clone(secret), notify: notify, slots: make(chan struct{}, MaxInFlight)}
+	return &handler{secret: bytes.Clone(secret), notify: rc.Push, status: rc.Status, slots: make(chan struct{}, MaxInFlight)}
 }
 
 type handler struct {
 	secret []byte
 	notify func(ctx context.Context, p Push) int
+	status func(ctx context.Context, s Status) int
 	slots  chan struct{} // one per delivery being read
 }
 
@@ -98,6 +115,9 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, string) {
 	}
 	contentType := r.Header.Get("Content-Type")
 	event := eventOf(r.Header)
+	if event == eventStatus && h.status == nil {
+		event = eventOther
+	}
 	m := newMACs(h.secret)
 	pl, payloadSeen, perr := h.stream(w, r, m, event, contentType)
 	var rf *refusal
@@ -119,6 +139,9 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) (int, string) {
 	}
 	if perr != nil {
 		return reply(perr)
+	}
+	if event == eventStatus {
+		return h.commitStatus(r.Context(), pl)
 	}
 	return h.push(r.Context(), pl)
 }
@@ -153,7 +176,7 @@ var errTooLarge = refuse(http.StatusRequestEntityTooLarge, fmt.Sprintf("body lar
 // signature covers all of it.
 func (h *handler) stream(w http.ResponseWriter, r *http.Request, m *macs, event eventKind, contentType string) (pl pushPayload, payloadSeen bool, err error) {
 	body := io.TeeReader(http.MaxBytesReader(w, r.Body, MaxBodyBytes), m.raw)
-	if event == eventPush {
+	if event == eventPush || event == eventStatus {
 		switch mediaType(contentType) {
 		case jsonType:
 			pl, err = scanPush(body)

@@ -61,6 +61,10 @@ type pushPayload struct {
 	Deleted    bool      `json:"deleted"`
 	Repository repoLinks `json:"repository"`
 	Project    repoLinks `json:"project"` // GitLab
+	// A status event's: the commit, the status's context and state.
+	SHA     string `json:"sha"`
+	Context string `json:"context"`
+	State   string `json:"state"`
 }
 
 // repoLinks are the URL fields of a payload's repository (GitHub, Gitea,
@@ -96,18 +100,24 @@ func pushOf(pl pushPayload) (p Push, ignored string, err error) {
 	if pl.Deleted || isZeroID(pl.After) {
 		return Push{}, "branch " + branch + " was deleted", nil
 	}
-	p = Push{Branch: branch, After: pl.After}
-	seen := map[string]bool{}
-	for _, u := range append(pl.Repository.all(), pl.Project.all()...) {
-		if u != "" && !seen[u] {
-			seen[u] = true
-			p.URLs = append(p.URLs, u)
-		}
-	}
+	p = Push{Branch: branch, After: pl.After, URLs: pl.urls()}
 	if len(p.URLs) == 0 {
 		return Push{}, "", refuse(http.StatusBadRequest, "push payload names no repository URL")
 	}
 	return p, "", nil
+}
+
+// urls lists the payload's repository URLs, in order, without duplicates.
+func (pl pushPayload) urls() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, u := range append(pl.Repository.all(), pl.Project.all()...) {
+		if u != "" && !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // isZeroID reports whether id is git's null object id, which forges send

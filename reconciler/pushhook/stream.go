@@ -79,6 +79,12 @@ func scanField(dec *json.Decoder, key string, pl *pushPayload) error {
 		v = &pl.Repository
 	case "project":
 		v = &pl.Project
+	case "sha":
+		v = &pl.SHA
+	case "context":
+		v = &pl.Context
+	case "state":
+		v = &pl.State
 	default:
 		return skipValue(dec)
 	}
