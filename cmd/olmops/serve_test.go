@@ -65,6 +65,9 @@ func TestServe(t *testing.T) {
 	}
 	env := kube.Env(t)
 	kc := envKubeconfig(t)
+	// The examples' plans install as their service accounts: created here,
+	// as a user would, not left to whichever test ran before.
+	installers(t)
 	dir := plannedExamples(t)
 	srv := gittest.NewServer(t, gittest.ServerOptions{})
 	srv.CreateRepo(t, "fleet")
