@@ -5,11 +5,16 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
+// The patterns are compiled on first use: only commands that read
+// subscription intent need them, and every command paid for them at start-up.
 var (
-	dns1123Label     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	dns1123Subdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	dns1123Label     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`) })
+	dns1123Subdomain = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	})
 )
 
 // Validate reports what is wrong with an intent that did not come from
@@ -42,19 +47,19 @@ func (i *Intent) validate(at func(field string) (Pos, bool)) []error {
 	switch {
 	case i.Name == "":
 		add("metadata.name", "%s metadata.name is required", k)
-	case len(i.Name) > 253 || !dns1123Subdomain.MatchString(i.Name):
+	case len(i.Name) > 253 || !dns1123Subdomain().MatchString(i.Name):
 		add("metadata.name", "%s metadata.name %q must be a DNS-1123 subdomain (lowercase letters, digits, '-' and '.')", k, i.Name)
 	}
 	switch {
 	case i.Namespace == "":
 		add(nsField, "%s %s is required", k, nsField)
-	case len(i.Namespace) > 63 || !dns1123Label.MatchString(i.Namespace):
+	case len(i.Namespace) > 63 || !dns1123Label().MatchString(i.Namespace):
 		add(nsField, "%s %s %q must be a DNS-1123 label (lowercase letters, digits and '-', at most 63)", k, nsField, i.Namespace)
 	}
 	switch {
 	case i.Package == "":
 		add(pkgField, "%s %s (the package name) is required", k, pkgField)
-	case i.Kind == KindClusterExtension && (len(i.Package) > 253 || !dns1123Subdomain.MatchString(i.Package)):
+	case i.Kind == KindClusterExtension && (len(i.Package) > 253 || !dns1123Subdomain().MatchString(i.Package)):
 		add(pkgField, "%s %s %q must be a DNS-1123 subdomain", k, pkgField, i.Package)
 	}
 	approvalField := "spec.installPlanApproval"

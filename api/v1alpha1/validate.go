@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // FieldError is a problem with one field, named by its path in the object
@@ -20,11 +21,17 @@ type FieldError struct {
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 
+// The patterns are compiled on first use: only commands that read
+// cluster intent need them, and every command paid for them at start-up.
 var (
-	dns1123Subdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	dns1123Subdomain = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	})
 	// version is major.minor[.patch][-pre][+build], with an optional v.
-	version = regexp.MustCompile(`^v?[0-9]+\.[0-9]+(\.[0-9]+)?(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
-	envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	version = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^v?[0-9]+\.[0-9]+(\.[0-9]+)?(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+	})
+	envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 )
 
 type fieldErrors []error
@@ -106,10 +113,10 @@ func (e *fieldErrors) facts(prefix string, c ClusterFacts) {
 	if prefix != "" {
 		prefix += "."
 	}
-	if c.KubernetesVersion != "" && !version.MatchString(c.KubernetesVersion) {
+	if c.KubernetesVersion != "" && !version().MatchString(c.KubernetesVersion) {
 		e.add(prefix+"kubernetesVersion", "%q is not a version like 1.33.2", c.KubernetesVersion)
 	}
-	if c.OpenShiftVersion != "" && !version.MatchString(c.OpenShiftVersion) {
+	if c.OpenShiftVersion != "" && !version().MatchString(c.OpenShiftVersion) {
 		e.add(prefix+"openshiftVersion", "%q is not a version like 4.20.3", c.OpenShiftVersion)
 	}
 }
@@ -119,7 +126,7 @@ func (e *fieldErrors) name(field, what, name string, seen map[string]string) {
 	case name == "":
 		e.add(field, "%s name is required", what)
 		return
-	case len(name) > 253 || !dns1123Subdomain.MatchString(name):
+	case len(name) > 253 || !dns1123Subdomain().MatchString(name):
 		e.add(field, "%s name %q must be a DNS-1123 subdomain (lowercase letters, digits, '-' and '.')", what, name)
 	}
 	if first, dup := seen[name]; dup {
@@ -173,7 +180,7 @@ func (e *fieldErrors) forge(f string, fg *Forge) {
 	if fg.TokenSecret != nil && fg.TokenSecret.Name == "" {
 		e.add(f+".tokenSecret.name", "is required")
 	}
-	if fg.TokenEnv != "" && !envName.MatchString(fg.TokenEnv) {
+	if fg.TokenEnv != "" && !envName().MatchString(fg.TokenEnv) {
 		e.add(f+".tokenEnv", "%q is not an environment variable name", fg.TokenEnv)
 	}
 }

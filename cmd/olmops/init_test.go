@@ -12,7 +12,7 @@ import (
 // main: every command of every binary that links the package pays it,
 // whatever the command does. A costlier initialiser (a regexp with
 // counted repetitions, a table) belongs behind a sync.OnceValue.
-const initBudget = 160 << 10
+const initBudget = 48 << 10
 
 // Runs this test binary again with GODEBUG=inittrace=1, which reports each
 // package's initialisation; the binary links every package olmops does.
