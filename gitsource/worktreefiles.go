@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/helper/chroot"
+	"github.com/go-git/go-billy/v5/helper/polyfill"
 	"github.com/go-git/go-billy/v5/osfs"
 )
 
@@ -33,11 +35,12 @@ type worktreeFiles struct {
 
 func newWorktreeFiles(fsys billy.Filesystem) *worktreeFiles {
 	wf := &worktreeFiles{fsys: fsys, absent: map[string]bool{}, made: map[string]bool{}}
-	if c, ok := fsys.(interface {
-		billy.Chroot
-		Underlying() billy.Basic
-	}); ok {
-		if _, ok := c.Underlying().(*osfs.ChrootOS); ok {
+	if c, ok := fsys.(*chroot.ChrootHelper); ok {
+		under := c.Underlying()
+		if p, ok := under.(*polyfill.Polyfill); ok { // chroot.New wraps osfs's ChrootOS in one
+			under = p.Underlying()
+		}
+		if _, ok := under.(*osfs.ChrootOS); ok {
 			wf.root = c.Root()
 		}
 	}
