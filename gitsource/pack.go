@@ -1,6 +1,7 @@
 package gitsource
 
 import (
+	"bufio"
 	"bytes"
 	"compress/zlib"
 	"crypto/sha1"
@@ -90,12 +91,12 @@ func (r *Repo) writePack(objs []plumbing.EncodedObject) error {
 
 // savePack hands a whole pack to go-git, which indexes it, writes its
 // index and moves both into objects/pack.
-func (r *Repo) savePack(pack io.Reader) error {
+func (r *Repo) savePack(pack io.WriterTo) error {
 	pw, err := r.r.Storer.(storer.PackfileWriter).PackfileWriter()
 	if err != nil {
 		return err
 	}
-	_, err = io.CopyBuffer(pw, pack, make([]byte, 1<<20))
+	_, err = pack.WriteTo(pw) // one write: a 1 MiB copy buffer cost more than the copy
 	if cerr := pw.Close(); err == nil {
 		err = cerr
 	}
@@ -103,7 +104,20 @@ func (r *Repo) savePack(pack io.Reader) error {
 }
 
 // zlibWriters are reused: a new one allocates its whole window.
-var zlibWriters = sync.Pool{New: func() any { return zlib.NewWriter(nil) }}
+//
+// A commit's pack holds what git would write as loose objects, and git
+// deflates loose objects at level 1 (core.looseCompression defaults to
+// best speed; pack.compression to zlib's default, 6, for the packs gc
+// and repack build). Go's level 1 deflated the ocp catalogs' files 2.5-4.7
+// times faster than level 6, into 17% more bytes (3.21 against 2.74 MB);
+// `git repack -a -d -F` recompresses when someone wants the bytes back.
+var zlibWriters = sync.Pool{New: func() any {
+	zw, err := zlib.NewWriterLevel(nil, zlib.BestSpeed)
+	if err != nil {
+		panic(err) // a constant level: unreachable
+	}
+	return zw
+}}
 
 func writePackHeader(w io.Writer, objects uint32) error {
 	var hdr [12]byte
@@ -250,7 +264,13 @@ func saveMerged(fsys billy.Filesystem, tmp string, p ownPack) error {
 	if err != nil {
 		return err
 	}
-	_, err = idxfile.NewEncoder(f).Encode(idx)
+	// idxfile's encoder writes each hash, CRC and offset on its own:
+	// unbuffered, three system calls per object.
+	bw := bufio.NewWriterSize(f, 64<<10)
+	_, err = idxfile.NewEncoder(bw).Encode(idx)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -40,8 +40,9 @@ func (r *Repo) moveRef(ref plumbing.ReferenceName, old *plumbing.Reference, h pl
 	if err != nil {
 		return err
 	}
+	wf := newWorktreeFiles(wt.Filesystem)
 	for _, c := range changes {
-		if err := checkClean(wt.Filesystem, wi, c); err != nil {
+		if err := checkClean(wf, wi, c); err != nil {
 			return err
 		}
 	}
@@ -49,7 +50,7 @@ func (r *Repo) moveRef(ref plumbing.ReferenceName, old *plumbing.Reference, h pl
 		return err
 	}
 	for _, c := range changes {
-		if err := r.checkout(wt.Filesystem, wi, c, guide.file(c.name)); err != nil {
+		if err := r.checkout(wf, wi, c, guide.file(c.name)); err != nil {
 			return fmt.Errorf("update worktree: %w", err)
 		}
 	}
@@ -71,7 +72,7 @@ func (r *Repo) commitChanges(from, to plumbing.Hash, guide *edit) ([]pathChange,
 
 // checkClean fails unless the index and the file at c's path are what the
 // old commit has there.
-func checkClean(fsys billy.Filesystem, wi *worktreeIndex, c pathChange) error {
+func checkClean(wf *worktreeFiles, wi *worktreeIndex, c pathChange) error {
 	name := c.name
 	added := c.from.Hash.IsZero()
 	dirty := fmt.Errorf("%w (%s)", ErrDirtyWorktree, name)
@@ -80,7 +81,7 @@ func checkClean(fsys billy.Filesystem, wi *worktreeIndex, c pathChange) error {
 	case added && wi.byPath[name] != nil, !added && (!ok || e.Hash != c.from.Hash):
 		return dirty
 	}
-	data, err := readFile(fsys, name)
+	data, err := wf.read(name)
 	switch {
 	case added && errors.Is(err, os.ErrNotExist):
 		return nil
@@ -96,10 +97,10 @@ func checkClean(fsys billy.Filesystem, wi *worktreeIndex, c pathChange) error {
 // checkout writes c's new side into the worktree and the index. data,
 // when not nil, is that side's content as the commit's request had it,
 // so the blob just written need not be read back.
-func (r *Repo) checkout(fsys billy.Filesystem, wi *worktreeIndex, c pathChange, data []byte) error {
+func (r *Repo) checkout(wf *worktreeFiles, wi *worktreeIndex, c pathChange, data []byte) error {
 	if c.to.Hash.IsZero() {
 		wi.remove(c.name)
-		if err := fsys.Remove(c.name); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := wf.fsys.Remove(c.name); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
 		return nil
@@ -114,18 +115,7 @@ func (r *Repo) checkout(fsys billy.Filesystem, wi *worktreeIndex, c pathChange, 
 	if c.to.Mode == filemode.Executable {
 		perm = 0o755
 	}
-	f, err := fsys.OpenFile(c.name, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, perm)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	fi, err := fsys.Stat(c.name)
+	fi, err := wf.write(c.name, data, perm)
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,8 @@ func TestCommitUpdatesCheckedOutWorktree(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = r.Commit(t.Context(), CommitRequest{Parent: head, Branch: "main", Message: "plan", Author: object.Signature{Name: "t", Email: "t@t"},
-			Files: map[string][]byte{"plans/a": nil, "plans/a/new.yaml": []byte("new\n"), "plans/b/x.yaml": []byte("x\n")}})
+			Files: map[string][]byte{"plans/a": nil, "plans/a/new.yaml": []byte("new\n"), "plans/b/x.yaml": []byte("x\n"),
+				"plans/c/d/z.yaml": []byte("z\n"), "plans/c/e/w.yaml": []byte("w\n")}})
 		return err
 	}
 	t.Run("clean", func(t *testing.T) {
@@ -59,6 +60,14 @@ func TestCommitUpdatesCheckedOutWorktree(t *testing.T) {
 		"untracked in the way": func(dir string) {
 			os.MkdirAll(filepath.Join(dir, "plans/b"), 0o755)
 			os.WriteFile(filepath.Join(dir, "plans/b/x.yaml"), []byte("mine\n"), 0o644)
+		},
+		// plans/c/d is missing, which must not vouch for plans/c/e.
+		"untracked beside a missing folder": func(dir string) {
+			os.MkdirAll(filepath.Join(dir, "plans/c/e"), 0o755)
+			os.WriteFile(filepath.Join(dir, "plans/c/e/w.yaml"), []byte("mine\n"), 0o644)
+		},
+		"untracked file where a folder goes": func(dir string) {
+			os.WriteFile(filepath.Join(dir, "plans/c"), []byte("mine\n"), 0o644)
 		},
 		"staged change": func(dir string) {
 			os.WriteFile(filepath.Join(dir, "plans/a/old.yaml"), []byte("staged\n"), 0o644)
