@@ -75,6 +75,9 @@ func (r *Repo) commitChanges(from, to plumbing.Hash, guide *edit) ([]pathChange,
 func checkClean(wf *worktreeFiles, wi *worktreeIndex, c pathChange) error {
 	name := c.name
 	added := c.from.Hash.IsZero()
+	if err := wf.noLinks(name); err != nil {
+		return err
+	}
 	dirty := fmt.Errorf("%w (%s)", ErrDirtyWorktree, name)
 	e, ok := wi.entry(name)
 	switch {

@@ -29,12 +29,13 @@ type worktreeFiles struct {
 	// (go-git's default), else "" and every file goes through fsys.
 	root string
 	// absent are folders missing before this commit's writes; made are
-	// folders this commit created or found.
-	absent, made map[string]bool
+	// folders this commit created or found; real are folders found on
+	// disk that are not symbolic links.
+	absent, made, real map[string]bool
 }
 
 func newWorktreeFiles(fsys billy.Filesystem) *worktreeFiles {
-	wf := &worktreeFiles{fsys: fsys, absent: map[string]bool{}, made: map[string]bool{}}
+	wf := &worktreeFiles{fsys: fsys, absent: map[string]bool{}, made: map[string]bool{}, real: map[string]bool{}}
 	if c, ok := fsys.(*chroot.ChrootHelper); ok {
 		under := c.Underlying()
 		if p, ok := under.(*polyfill.Polyfill); ok { // chroot.New wraps osfs's ChrootOS in one
@@ -66,6 +67,43 @@ func (wf *worktreeFiles) missing(dir string) bool {
 	wf.absent[dir] = true
 	wf.missing(path.Dir(dir)) // mark the highest missing folder: its siblings' files ask once
 	return true
+}
+
+// noLinks fails when name, or a folder on its way, is a symbolic link
+// on disk: writing or removing there would touch whatever the link points
+// at, outside the worktree. git's checkout refuses the same ("beyond a
+// symbolic link"). A link the branch itself holds is refused earlier,
+// from the tree; this catches one made beside it. Called for every change
+// before the branch moves, so nothing is written when it fails.
+func (wf *worktreeFiles) noLinks(name string) error {
+	parts := strings.Split(name, "/")
+	for i := range parts {
+		p := strings.Join(parts[:i+1], "/")
+		if wf.real[p] {
+			continue
+		}
+		if wf.absent[p] {
+			return nil // nothing below a missing folder exists either
+		}
+		fi, err := wf.fsys.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if i < len(parts)-1 {
+				wf.absent[p] = true
+			}
+			return nil
+		case err != nil:
+			return err
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%w (%s is a symbolic link: olmops does not write through one)", ErrDirtyWorktree, p)
+		case i == len(parts)-1:
+			return nil
+		case !fi.IsDir():
+			return fmt.Errorf("%w (%s is a file where a folder goes)", ErrDirtyWorktree, p)
+		}
+		wf.real[p] = true
+	}
+	return nil
 }
 
 // read reads the file at name, or reports fs.ErrNotExist without
