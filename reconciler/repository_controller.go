@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-logr/logr"
@@ -239,7 +238,7 @@ func (r *RepositoryReconciler) requeue(obj *v1alpha1.Repository, waiting bool) t
 
 func (r *RepositoryReconciler) setCondition(obj *v1alpha1.Repository, typ string, status metav1.ConditionStatus, reason, msg string) {
 	meta.SetStatusCondition(&obj.Status.Conditions, metav1.Condition{Type: typ, Status: status, Reason: reason,
-		Message: cutMessage(msg), ObservedGeneration: obj.Generation})
+		Message: v1alpha1.CutMessage(msg), ObservedGeneration: obj.Generation})
 }
 
 func (r *RepositoryReconciler) clearCondition(obj *v1alpha1.Repository, typ string) {
@@ -264,20 +263,6 @@ func (r *RepositoryReconciler) event(obj *v1alpha1.Repository, e Event, redact f
 
 func (r *RepositoryReconciler) emit(obj runtime.Object, typ, reason, msg string) {
 	if r.Recorder != nil {
-		r.Recorder.Eventf(obj, nil, typ, reason, "Reconcile", "%s", cutMessage(msg))
+		r.Recorder.Eventf(obj, nil, typ, reason, "Reconcile", "%s", v1alpha1.CutMessage(msg))
 	}
-}
-
-// cutMessage keeps a condition or event message within what the API
-// server takes (32 KiB for a condition message; events are cut at 1 KiB).
-func cutMessage(s string) string {
-	const limit = 1024
-	if len(s) <= limit {
-		return s
-	}
-	i := limit - len("…")
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
 }

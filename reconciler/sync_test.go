@@ -309,7 +309,7 @@ func TestCutMessage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := cutMessage(tt.in)
+			got := v1alpha1.CutMessage(tt.in)
 			if !tt.cut {
 				if got != tt.in {
 					t.Errorf("cut a message within the limit: %q", got)

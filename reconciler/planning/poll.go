@@ -108,7 +108,7 @@ func (r *Reconciler) poll(ctx context.Context, p *pass) *outcome {
 		}
 		st.LastPollTime = &metav1.Time{Time: now}
 		if err != nil {
-			st.Error = cutMessage(p.creds.Redact(err.Error()))
+			st.Error = v1alpha1.CutMessage(p.creds.Redact(err.Error()))
 			wait := pollFailed(&st, interval, now).Sub(now)
 			p.pollIn(wait)
 			failed = append(failed, c.Name+": "+st.Error)
@@ -243,7 +243,7 @@ func (r *Reconciler) recordPolls(p *pass, failed []string) {
 	msg := strings.Join(failed, "; ")
 	was := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.CatalogsPolledCondition)
 	setCondition(obj, v1alpha1.CatalogsPolledCondition, metav1.ConditionFalse, v1alpha1.PollFailedReason, msg)
-	if was == nil || was.Message != cutMessage(msg) {
+	if was == nil || was.Message != v1alpha1.CutMessage(msg) {
 		r.emit(obj, corev1.EventTypeWarning, v1alpha1.PollFailedReason, msg)
 	}
 }

@@ -55,7 +55,7 @@ func (r *Reconciler) recordHolds(p *pass) int {
 	msg := strings.Join(append(stopped, waiting...), "; ")
 	was := meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.PromotionHeldCondition)
 	setCondition(obj, v1alpha1.PromotionHeldCondition, metav1.ConditionTrue, reason, msg)
-	if reason == v1alpha1.PromotionStoppedReason && (was == nil || was.Message != cutMessage(msg)) {
+	if reason == v1alpha1.PromotionStoppedReason && (was == nil || was.Message != v1alpha1.CutMessage(msg)) {
 		r.emit(obj, corev1.EventTypeWarning, reason, msg)
 	}
 	return len(stopped) + len(waiting)

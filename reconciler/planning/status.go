@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
@@ -247,25 +246,11 @@ func intervalOf(obj *v1alpha1.Planner) time.Duration {
 
 func setCondition(obj *v1alpha1.Planner, typ string, status metav1.ConditionStatus, reason, msg string) {
 	meta.SetStatusCondition(&obj.Status.Conditions, metav1.Condition{Type: typ, Status: status, Reason: reason,
-		Message: cutMessage(msg), ObservedGeneration: obj.Generation})
+		Message: v1alpha1.CutMessage(msg), ObservedGeneration: obj.Generation})
 }
 
 func (r *Reconciler) emit(obj *v1alpha1.Planner, typ, reason, msg string) {
 	if r.Recorder != nil {
-		r.Recorder.Eventf(obj, nil, typ, reason, "Plan", "%s", cutMessage(msg))
+		r.Recorder.Eventf(obj, nil, typ, reason, "Plan", "%s", v1alpha1.CutMessage(msg))
 	}
-}
-
-// cutMessage keeps a condition or Event message within 1 KiB, without
-// splitting a character: the API server cuts Events there anyway.
-func cutMessage(s string) string {
-	const limit = 1024
-	if len(s) <= limit {
-		return s
-	}
-	i := limit - len("…")
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
 }
