@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -70,6 +71,7 @@ type Planner struct {
 	catalogs *catalogs
 	digests  *plan.Digests
 	renders  *plan.Renders
+	srcMu    sync.Mutex
 	srcFS    fs.FS
 	src      *plan.Sources
 	// pushed is the last commit each target branch was pushed at this
@@ -240,14 +242,11 @@ func (p *Planner) branch(ctx context.Context, repo *v1alpha1.RepositoryConfig, t
 	}
 	parent := head
 	var proposals []*plan.Proposal
-	for _, c := range clusters {
+	next := p.ahead(ctx, snap, repo, clusters)
+	defer next.wait()
+	for i, c := range clusters {
 		cr := ClusterReport{Name: c.Name}
-		in, err := p.clusterInput(ctx, snap, repo, c)
-		var res *plan.Result
-		if err == nil {
-			in.Renders = p.renders
-			res, err = plan.Cluster(ctx, in, p.digests)
-		}
+		in, res, err := next.get(i)
 		if err != nil {
 			cr.Err, cr.Error = err, err.Error()
 			report.Clusters = append(report.Clusters, cr)

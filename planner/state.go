@@ -139,6 +139,8 @@ func readPlan(fsys fs.FS, dir string) (*plan.Committed, error) {
 // sources returns the bundle sources of a snapshot's tree, one per tree so
 // a bundle installed on many clusters is read once.
 func (p *Planner) sources(fsys fs.FS, repo *v1alpha1.RepositoryConfig) *plan.Sources {
+	p.srcMu.Lock() // clusters are planned ahead on other goroutines
+	defer p.srcMu.Unlock()
 	if p.src != nil && p.srcFS == fsys {
 		return p.src
 	}
