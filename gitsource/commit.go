@@ -100,6 +100,9 @@ func (r *Repo) Commit(ctx context.Context, req CommitRequest) (plumbing.Hash, er
 			base = plumbing.ZeroHash
 		}
 	}
+	if r.trees != nil {
+		r.trees.turn()
+	}
 	w := &treeWriter{r: r, ctx: ctx, pack: r.packing(), fresh: map[plumbing.Hash]bool{}}
 	tree, _, err := w.apply(edits, base, "")
 	if err != nil {
@@ -243,7 +246,7 @@ func (w *treeWriter) apply(e *edit, base plumbing.Hash, dir string) (plumbing.Ha
 	}
 	entries := map[string]object.TreeEntry{}
 	if !base.IsZero() && !e.clear {
-		t, err := object.GetTree(w.r.r.Storer, base)
+		t, err := w.r.tree(base)
 		if err != nil {
 			return plumbing.ZeroHash, false, fmt.Errorf("read tree %s: %w", dir, err)
 		}
@@ -294,6 +297,9 @@ func (w *treeWriter) apply(e *edit, base plumbing.Hash, dir string) (plumbing.Ha
 	}
 	sort.Slice(t.Entries, func(i, j int) bool { return gitLess(t.Entries[i], t.Entries[j]) })
 	h, err := w.put(t)
+	if err == nil && w.r.trees != nil {
+		w.r.trees.put(h, t)
+	}
 	return h, false, err
 }
 

@@ -199,7 +199,7 @@ func (r *Repo) indexStamp() indexStamp {
 func (r *Repo) HoldIndex() (release func() error) {
 	r.mu.Lock()
 	if r.indexHolds == 0 {
-		r.known = map[plumbing.Hash]bool{}
+		r.known, r.trees = map[plumbing.Hash]bool{}, &treeMemo{}
 	}
 	r.indexHolds++
 	r.mu.Unlock()
@@ -215,7 +215,7 @@ func (r *Repo) HoldIndex() (release func() error) {
 		var errs []error
 		if r.indexHolds == 0 {
 			errs = append(errs, r.consolidatePacks())
-			r.packs, r.known = nil, nil
+			r.packs, r.known, r.trees = nil, nil, nil
 		}
 		errs = append(errs, r.flushIndex())
 		if err := errors.Join(errs...); err != nil {

@@ -83,6 +83,7 @@ type Repo struct {
 	// first, and known the objects it wrote or found (see pack.go).
 	packs []ownPack
 	known map[plumbing.Hash]bool
+	trees *treeMemo
 }
 
 // Open opens the repository opts name; see Options.

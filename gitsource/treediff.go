@@ -117,7 +117,7 @@ func (d *treeDiff) entries(h plumbing.Hash) (map[string]object.TreeEntry, error)
 	if h.IsZero() {
 		return nil, nil
 	}
-	t, err := object.GetTree(d.r.r.Storer, h)
+	t, err := d.r.tree(h)
 	if err != nil {
 		return nil, err
 	}

@@ -49,10 +49,8 @@ func (r *Repo) moveRef(ref plumbing.ReferenceName, old *plumbing.Reference, h pl
 	if err := r.r.Storer.CheckAndSetReference(plumbing.NewHashReference(ref, h), old); err != nil {
 		return err
 	}
-	for _, c := range changes {
-		if err := r.checkout(wf, wi, c, guide.file(c.name)); err != nil {
-			return fmt.Errorf("update worktree: %w", err)
-		}
+	if err := r.checkout(wf, wi, changes, guide); err != nil {
+		return fmt.Errorf("update worktree: %w", err)
 	}
 	return r.flushIndex()
 }
@@ -97,35 +95,48 @@ func checkClean(wf *worktreeFiles, wi *worktreeIndex, c pathChange) error {
 	return nil
 }
 
-// checkout writes c's new side into the worktree and the index. data,
-// when not nil, is that side's content as the commit's request had it,
-// so the blob just written need not be read back.
-func (r *Repo) checkout(wf *worktreeFiles, wi *worktreeIndex, c pathChange, data []byte) error {
-	if c.to.Hash.IsZero() {
-		wi.remove(c.name)
-		if err := wf.fsys.Remove(c.name); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
+// checkout writes the changes' new sides into the worktree and the
+// index: removals first, then the files, several at a time (creating a
+// file is the kernel's work, and a fleet's commit creates about 160). A
+// file is recorded in the index only once it is written, so when some
+// writes fail the index still says what is on disk. guide, when not nil,
+// has the new content as the commit's request had it, so the blobs just
+// written need not be read back.
+func (r *Repo) checkout(wf *worktreeFiles, wi *worktreeIndex, changes []pathChange, guide *edit) error {
+	writes := make([]fileWrite, 0, len(changes))
+	for _, c := range changes {
+		if c.to.Hash.IsZero() {
+			wi.remove(c.name)
+			if err := wf.fsys.Remove(c.name); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			continue
 		}
-		return nil
-	}
-	if data == nil {
-		var err error
-		if data, err = r.readBlob(c.to.Hash); err != nil {
-			return err
+		data := guide.file(c.name)
+		if data == nil {
+			var err error
+			if data, err = r.readBlob(c.to.Hash); err != nil {
+				return err
+			}
 		}
+		perm := os.FileMode(0o644)
+		if c.to.Mode == filemode.Executable {
+			perm = 0o755
+		}
+		writes = append(writes, fileWrite{name: c.name, data: data, perm: perm, entry: c.to})
 	}
-	perm := os.FileMode(0o644)
-	if c.to.Mode == filemode.Executable {
-		perm = 0o755
+	wf.writeAll(writes)
+	var errs []error
+	for _, w := range writes {
+		if w.err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", w.name, w.err))
+			continue
+		}
+		wi.set(w.name, func(e *index.Entry) {
+			e.Hash, e.Mode, e.Size, e.ModifiedAt = w.entry.Hash, w.entry.Mode, uint32(w.info.Size()), w.info.ModTime()
+		})
 	}
-	fi, err := wf.write(c.name, data, perm)
-	if err != nil {
-		return err
-	}
-	wi.set(c.name, func(e *index.Entry) {
-		e.Hash, e.Mode, e.Size, e.ModifiedAt = c.to.Hash, c.to.Mode, uint32(fi.Size()), fi.ModTime()
-	})
-	return nil
+	return errors.Join(errs...)
 }
 
 func (r *Repo) readBlob(h plumbing.Hash) ([]byte, error) {

@@ -8,11 +8,14 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/helper/chroot"
 	"github.com/go-git/go-billy/v5/helper/polyfill"
 	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // worktreeFiles checks and writes one commit's files in a checked-out
@@ -115,21 +118,85 @@ func (wf *worktreeFiles) read(name string) ([]byte, error) {
 	return readFile(wf.fsys, name)
 }
 
-// write creates or truncates name with data and returns what the index
-// records of it.
-func (wf *worktreeFiles) write(name string, data []byte, perm os.FileMode) (os.FileInfo, error) {
-	if !fs.ValidPath(name) || strings.Contains(name, `\`) {
-		return nil, fmt.Errorf("invalid path %q in the commit's tree", name)
+// fileWrite is one file of a commit to write into the worktree, and how
+// the write went: info is what the index records of the written file.
+type fileWrite struct {
+	name  string
+	data  []byte
+	perm  os.FileMode
+	entry object.TreeEntry
+	info  os.FileInfo
+	err   error
+}
+
+// writeAll creates or truncates every file of ws with its data and sets
+// each one's info or err. On the OS's own filesystem the folders are made
+// first, one by one, then the files are written by a few goroutines at
+// once; through another billy filesystem, one by one.
+func (wf *worktreeFiles) writeAll(ws []fileWrite) {
+	for i := range ws {
+		if !fs.ValidPath(ws[i].name) || strings.Contains(ws[i].name, `\`) {
+			ws[i].err = fmt.Errorf("invalid path %q in the commit's tree", ws[i].name)
+		}
 	}
 	if wf.root == "" {
-		return wf.writeBilly(name, data, perm)
-	}
-	if dir := path.Dir(name); !wf.made[dir] {
-		if err := os.MkdirAll(filepath.Join(wf.root, filepath.FromSlash(dir)), 0o755); err != nil {
-			return nil, err
+		for i := range ws {
+			if ws[i].err == nil {
+				ws[i].info, ws[i].err = wf.writeBilly(ws[i].name, ws[i].data, ws[i].perm)
+			}
 		}
-		wf.made[dir] = true
+		return
 	}
+	for i := range ws {
+		if ws[i].err == nil {
+			ws[i].err = wf.mkdir(path.Dir(ws[i].name))
+		}
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(len(ws), writers) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(ws); i = int(next.Add(1) - 1) {
+				if w := &ws[i]; w.err == nil {
+					w.info, w.err = wf.write(w.name, w.data, w.perm)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// writers is how many files writeAll writes at once: enough to keep two
+// cores busy in the kernel while others wait on it.
+const writers = 4
+
+// mkdir makes the folder dir (a slash path) and its parents, once per
+// commit. A parent made or found already costs no lookup.
+func (wf *worktreeFiles) mkdir(dir string) error {
+	if dir == "." || wf.made[dir] {
+		return nil
+	}
+	full := filepath.Join(wf.root, filepath.FromSlash(dir))
+	var err error
+	if parent := path.Dir(dir); parent == "." || wf.made[parent] {
+		if err = os.Mkdir(full, 0o755); errors.Is(err, fs.ErrExist) {
+			err = os.MkdirAll(full, 0o755) // a folder already there passes; a file fails
+		}
+	} else {
+		err = os.MkdirAll(full, 0o755)
+	}
+	if err != nil {
+		return err
+	}
+	for d := dir; d != "." && !wf.made[d]; d = path.Dir(d) {
+		wf.made[d] = true
+	}
+	return nil
+}
+
+// write creates or truncates name, whose folder exists, with data and
+// returns what the index records of it. Safe for concurrent use.
+func (wf *worktreeFiles) write(name string, data []byte, perm os.FileMode) (os.FileInfo, error) {
 	f, err := os.OpenFile(filepath.Join(wf.root, filepath.FromSlash(name)), os.O_CREATE|os.O_TRUNC|os.O_WRONLY, perm)
 	if err != nil {
 		return nil, err
