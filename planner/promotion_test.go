@@ -135,6 +135,64 @@ func TestPromotionOnGitNotes(t *testing.T) {
 	files := examples(t)
 	delete(files, "clusters/prod-east/subscriptions/acme-db.yaml")
 	files["olmops.yaml"] = []byte(strings.Replace(string(files["olmops.yaml"]), "      successorPolicy: Classic\n", "      successorPolicy: Classic\n      promotion: {after: [staging], soak: 1h}\n", 1))
+	dir, repo := localRepo(t, files)
+	now := time.Now()
+	run := localRun(t, repo)
+	run(now)
+	reportStagingNote(t, dir, repo)
+	if h := holds(run(now), "prod-east"); len(h) != 1 || !strings.Contains(h[0].Message, "(soak 1h, until ") {
+		t.Fatalf("before the soak: holds %+v", h)
+	}
+	r := run(now.Add(2 * time.Hour))
+	if h := holds(r, "prod-east"); len(h) != 0 {
+		t.Fatalf("after the soak: holds %+v", h)
+	}
+	if a := actions(r)["prod-east/etcd-system/etcd"]; a != ActionProposed {
+		t.Errorf("after the soak: prod-east etcd %q, want proposed", a)
+	}
+}
+
+// A cluster planned after the one it follows, in the same run, sees that
+// cluster's branch as the run left it: staging's plan is refreshed (its
+// subscription changed), so its soaked status is on a commit that no
+// longer carries the plan, and prod-east waits. Planned ahead of staging's
+// commit, prod-east would have been proposed on stale evidence.
+func TestPromotionSeesCommitsOfTheSameRun(t *testing.T) {
+	files := examples(t)
+	delete(files, "clusters/prod-east/subscriptions/acme-db.yaml")
+	cfg := strings.Replace(string(files["olmops.yaml"]), "      successorPolicy: Classic\n", "      successorPolicy: Classic\n      promotion: {after: [staging], soak: 1h}\n", 1)
+	// staging first: prod-east is planned after staging's commit.
+	i, j := strings.Index(cfg, "    - name: prod-east\n"), strings.Index(cfg, "    - name: staging\n")
+	files["olmops.yaml"] = []byte(cfg[:i] + cfg[j:] + cfg[i:j])
+	dir, repo := localRepo(t, files)
+	now := time.Now()
+	run := localRun(t, repo)
+	run(now)
+	reportStagingNote(t, dir, repo)
+	const sub = "clusters/staging/subscriptions/etcd.yaml"
+	widened := strings.Replace(string(files[sub]), `version: ">=0.9.0 <1.0.0"`, `version: ">=0.9.0 <2.0.0"`, 1)
+	if widened == string(files[sub]) {
+		t.Fatal("the example's staging subscription changed: update the test")
+	}
+	if err := os.WriteFile(filepath.Join(dir, sub), []byte(widened), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, dir, "commit", "--quiet", "--all", "-m", "staging: widen etcd")
+	r := run(now.Add(2 * time.Hour))
+	if a := actions(r)["staging/etcd-system/etcd"]; a != ActionCommitted {
+		t.Fatalf("staging etcd %q, want committed (refreshed)", a)
+	}
+	if h := holds(r, "prod-east"); len(h) != 1 || h[0].Message != "waiting for promotion: staging reports nothing of etcd yet" {
+		t.Fatalf("prod-east holds %+v, want one waiting for staging's refreshed plan", h)
+	}
+	if a := actions(r)["prod-east/etcd-system/etcd"]; a == ActionProposed {
+		t.Error("prod-east proposed on the status of staging's replaced plan commit")
+	}
+}
+
+// localRepo is a repository on disk, without origin, holding files.
+func localRepo(t *testing.T, files map[string][]byte) (string, *gitsource.Repo) {
+	t.Helper()
 	dir := t.TempDir()
 	gittest.Git(t, dir, "init", "--quiet", "--initial-branch=main")
 	for name, data := range files {
@@ -152,8 +210,12 @@ func TestPromotionOnGitNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := time.Now()
-	run := func(at time.Time) *Report {
+	return dir, repo
+}
+
+// localRun plans repo without pushing, its clock at the given time.
+func localRun(t *testing.T, repo *gitsource.Repo) func(time.Time) *Report {
+	return func(at time.Time) *Report {
 		t.Helper()
 		r, err := New(Options{Repo: repo, Version: "test", Now: func() time.Time { return at }}).Run(t.Context())
 		if err != nil || r.Err() != nil {
@@ -161,7 +223,12 @@ func TestPromotionOnGitNotes(t *testing.T) {
 		}
 		return r
 	}
-	run(now)
+}
+
+// reportStagingNote sets staging's etcd plan healthy, as a git note on
+// the commit that carries it.
+func reportStagingNote(t *testing.T, dir string, repo *gitsource.Repo) {
+	t.Helper()
 	const staging = "clusters/staging/plans/etcd-system/etcd"
 	carrier := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%H", "main", "--", staging))
 	ip, err := v1alpha1.LoadInstallPlan("installplan.yaml", []byte(gittest.Git(t, dir, "show", "main:"+staging+"/installplan.yaml")))
@@ -172,15 +239,5 @@ func TestPromotionOnGitNotes(t *testing.T) {
 	st := gitsource.Status{Context: commitstatus.Context("staging", "etcd-system", "etcd"), State: healthy.State(), Description: healthy.Description()}
 	if err := gitsource.NewGitForge(repo).SetStatus(t.Context(), carrier, st); err != nil {
 		t.Fatal(err)
-	}
-	if h := holds(run(now), "prod-east"); len(h) != 1 || !strings.Contains(h[0].Message, "(soak 1h, until ") {
-		t.Fatalf("before the soak: holds %+v", h)
-	}
-	r := run(now.Add(2 * time.Hour))
-	if h := holds(r, "prod-east"); len(h) != 0 {
-		t.Fatalf("after the soak: holds %+v", h)
-	}
-	if a := actions(r)["prod-east/etcd-system/etcd"]; a != ActionProposed {
-		t.Errorf("after the soak: prod-east etcd %q, want proposed", a)
 	}
 }
