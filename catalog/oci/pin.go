@@ -13,7 +13,11 @@ const pinWorkers = 8
 
 // Pinner turns image references into digest references (repo@sha256:...),
 // asking its Resolver once per reference: a run pins every image at one
-// moment, and a tag that moves during the run does not split it.
+// moment, and a tag that moves during the run does not split it. Only
+// answers are kept: a failed lookup (a registry down, a tag not pushed
+// yet, a cancelled run) is shared by the calls waiting on it and asked
+// again by the next one, since the controller keeps one Pinner for its
+// lifetime and a kept failure would hold a plan until it restarts.
 type Pinner struct {
 	r    Resolver
 	mu   sync.Mutex
@@ -45,6 +49,11 @@ func (p *Pinner) Pin(ctx context.Context, image string) (string, error) {
 		d, err := p.r.Resolve(ctx, image)
 		if err != nil {
 			res.err = err
+			p.mu.Lock()
+			if p.memo[image] == res {
+				delete(p.memo, image)
+			}
+			p.mu.Unlock()
 			return
 		}
 		res.pinned = pinned(d)

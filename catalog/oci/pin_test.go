@@ -45,6 +45,11 @@ func TestPinRelatedImages(t *testing.T) {
 	if !errors.Is(err, oci.ErrNotFound) || !strings.Contains(err.Error(), "olmops/gone:v1") || !strings.Contains(err.Error(), "Bad Ref") {
 		t.Errorf("error = %v, want both images named", err)
 	}
+	// A failure is not kept: once the tag is pushed, it pins.
+	gone := reg.Push(t, reg.Ref("olmops/gone:v1"), ocitest.Image(t, nil, ocitest.Layer(t, ocitest.Files(map[string]string{"bin/gone": "binary"})...)))
+	if got, err := p.Pin(t.Context(), reg.Ref("olmops/gone:v1")); err != nil || got != gone {
+		t.Errorf("pin after the push = %q, %v; want %q", got, err, gone)
+	}
 }
 
 func TestPinDockerHub(t *testing.T) {
