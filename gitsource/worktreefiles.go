@@ -24,21 +24,21 @@ import (
 // stat of its folder (MkdirAll in OpenFile) and a stat after writing,
 // each a path lookup beside the file's creation. Here a folder found
 // missing before the commit's writes answers for every file below it,
-// each folder is created once per commit, and the written file's size
-// and time come from the open file.
+// a new folder costs one mkdir, the files are written by a few
+// goroutines, and the written file's size and time come from the open
+// file.
 type worktreeFiles struct {
 	fsys billy.Filesystem
 	// root is the worktree's folder on disk when fsys is the OS's own
 	// (go-git's default), else "" and every file goes through fsys.
 	root string
-	// absent are folders missing before this commit's writes; made are
-	// folders this commit created or found; real are folders found on
-	// disk that are not symbolic links.
-	absent, made, real map[string]bool
+	// absent are folders missing before this commit's writes; real are
+	// folders found on disk that are not symbolic links.
+	absent, real map[string]bool
 }
 
 func newWorktreeFiles(fsys billy.Filesystem) *worktreeFiles {
-	wf := &worktreeFiles{fsys: fsys, absent: map[string]bool{}, made: map[string]bool{}, real: map[string]bool{}}
+	wf := &worktreeFiles{fsys: fsys, absent: map[string]bool{}, real: map[string]bool{}}
 	if c, ok := fsys.(*chroot.ChrootHelper); ok {
 		under := c.Underlying()
 		if p, ok := under.(*polyfill.Polyfill); ok { // chroot.New wraps osfs's ChrootOS in one
@@ -130,9 +130,10 @@ type fileWrite struct {
 }
 
 // writeAll creates or truncates every file of ws with its data and sets
-// each one's info or err. On the OS's own filesystem the folders are made
-// first, one by one, then the files are written by a few goroutines at
-// once; through another billy filesystem, one by one.
+// each one's info or err. On the OS's own filesystem a few goroutines
+// write at once, each taking a whole folder: it makes the folder, then
+// writes the folder's files. Through another billy filesystem the files
+// are written one by one.
 func (wf *worktreeFiles) writeAll(ws []fileWrite) {
 	for i := range ws {
 		if !fs.ValidPath(ws[i].name) || strings.Contains(ws[i].name, `\`) {
@@ -147,51 +148,62 @@ func (wf *worktreeFiles) writeAll(ws []fileWrite) {
 		}
 		return
 	}
-	for i := range ws {
-		if ws[i].err == nil {
-			ws[i].err = wf.mkdir(path.Dir(ws[i].name))
+	var folders [][]fileWrite // adjacent files of one folder (ws is in path order) are one task
+	for i := 0; i < len(ws); {
+		j := i + 1
+		for j < len(ws) && path.Dir(ws[j].name) == path.Dir(ws[i].name) {
+			j++
 		}
+		folders = append(folders, ws[i:j])
+		i = j
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(len(ws), writers) {
+	for range min(len(folders), writers) {
 		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(ws); i = int(next.Add(1) - 1) {
-				if w := &ws[i]; w.err == nil {
-					w.info, w.err = wf.write(w.name, w.data, w.perm)
-				}
+			for i := int(next.Add(1) - 1); i < len(folders); i = int(next.Add(1) - 1) {
+				wf.writeFolder(folders[i])
 			}
 		})
 	}
 	wg.Wait()
 }
 
-// writers is how many files writeAll writes at once: enough to keep two
+// writers is how many folders writeAll writes at once: enough to keep two
 // cores busy in the kernel while others wait on it.
 const writers = 4
 
-// mkdir makes the folder dir (a slash path) and its parents, once per
-// commit. A parent made or found already costs no lookup.
+// writeFolder writes files, which share a folder. Safe for concurrent use:
+// another goroutine may be making the same parents.
+func (wf *worktreeFiles) writeFolder(files []fileWrite) {
+	dir := path.Dir(files[0].name)
+	err := wf.mkdir(dir)
+	for i := range files {
+		switch w := &files[i]; {
+		case w.err != nil:
+		case err != nil:
+			w.err = err
+		default:
+			w.info, w.err = wf.write(w.name, w.data, w.perm)
+		}
+	}
+}
+
+// mkdir makes the folder dir (a slash path) and its parents. A folder
+// whose parent exists, the common case, costs one system call.
 func (wf *worktreeFiles) mkdir(dir string) error {
-	if dir == "." || wf.made[dir] {
+	if dir == "." {
 		return nil
 	}
 	full := filepath.Join(wf.root, filepath.FromSlash(dir))
-	var err error
-	if parent := path.Dir(dir); parent == "." || wf.made[parent] {
-		if err = os.Mkdir(full, 0o755); errors.Is(err, fs.ErrExist) {
-			err = os.MkdirAll(full, 0o755) // a folder already there passes; a file fails
-		}
-	} else {
-		err = os.MkdirAll(full, 0o755)
+	err := os.Mkdir(full, 0o755)
+	if err == nil {
+		return nil
 	}
-	if err != nil {
-		return err
-	}
-	for d := dir; d != "." && !wf.made[d]; d = path.Dir(d) {
-		wf.made[d] = true
-	}
-	return nil
+	// A missing parent, or something already there: MkdirAll makes the
+	// parents, passes a folder (one made meanwhile included) and fails
+	// on a file.
+	return os.MkdirAll(full, 0o755)
 }
 
 // write creates or truncates name, whose folder exists, with data and
