@@ -371,10 +371,14 @@ func (w *treeWriter) put(o encoder) (plumbing.Hash, error) {
 // cluster.
 func (w *treeWriter) store(obj plumbing.EncodedObject) (plumbing.Hash, error) {
 	h := obj.Hash()
-	switch {
-	case w.r.known[h] || w.fresh[h]:
+	if w.r.known[h] || w.fresh[h] {
 		return h, nil
-	case w.r.r.Storer.HasEncodedObject(h) == nil:
+	}
+	has, err := w.r.has(h)
+	switch {
+	case err != nil:
+		return plumbing.ZeroHash, err
+	case has:
 		if w.r.known != nil {
 			w.r.known[h] = true
 		}

@@ -215,7 +215,7 @@ func (r *Repo) HoldIndex() (release func() error) {
 		var errs []error
 		if r.indexHolds == 0 {
 			errs = append(errs, r.consolidatePacks())
-			r.packs, r.known, r.trees = nil, nil, nil
+			r.packs, r.known, r.trees, r.present = nil, nil, nil, nil
 		}
 		errs = append(errs, r.flushIndex())
 		if err := errors.Join(errs...); err != nil {

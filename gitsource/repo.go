@@ -81,9 +81,10 @@ type Repo struct {
 	indexHolds int
 	// While the index is held, packs are the packs Commit wrote, oldest
 	// first, and known the objects it wrote or found (see pack.go).
-	packs []ownPack
-	known map[plumbing.Hash]bool
-	trees *treeMemo
+	packs   []ownPack
+	known   map[plumbing.Hash]bool
+	trees   *treeMemo
+	present *present
 }
 
 // Open opens the repository opts name; see Options.
