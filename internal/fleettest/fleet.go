@@ -43,6 +43,9 @@ type Options struct {
 	// name) installPlanApproval: Manual, so a change to them is proposed
 	// rather than committed.
 	Manual int
+	// Dir, when set, is the folder the repository is made in (under a
+	// new name); else the benchmark's own TempDir, removed as it ends.
+	Dir string
 }
 
 // Write writes a fleet into a new git repository; a missing corpus fails
@@ -51,6 +54,12 @@ func Write(b testing.TB, opts Options) *Fleet {
 	b.Helper()
 	src := corpus.Path(b, corpusCatalog)
 	dir := b.TempDir()
+	if opts.Dir != "" {
+		var err error
+		if dir, err = os.MkdirTemp(opts.Dir, "fleet"); err != nil {
+			b.Fatal(err)
+		}
+	}
 	gittest.Git(b, dir, "init", "--quiet", "--initial-branch=main")
 	if err := os.CopyFS(filepath.Join(dir, "catalogs/community"), os.DirFS(src)); err != nil {
 		b.Fatal(err)
