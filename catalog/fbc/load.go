@@ -40,9 +40,6 @@ type Options struct {
 
 	// reopen opens a file again to read a value back; nil uses the fs.FS.
 	reopen func(name string) (fs.File, error)
-	// mapFrom is the size from which files are decoded from a mapping
-	// instead of read; 0 means defaultMapFrom.
-	mapFrom int64
 }
 
 // LoadDir loads the catalog in dir. Symlinks that leave dir are refused.
@@ -151,20 +148,6 @@ func loadFile(fsys fs.FS, name string, opts Options, buf []byte) (fileResult, []
 	if fi.Size() > opts.MaxFileSize {
 		return fileResult{err: &Error{Pos: Pos{File: display}, Msg: fmt.Sprintf("file is %d bytes, more than the %d allowed", fi.Size(), opts.MaxFileSize)}}, buf
 	}
-	open := opts.reopen
-	if open == nil {
-		open = fsys.Open
-	}
-	span := &fileSpan{open: open, name: name, size: fi.Size()}
-	mapFrom := opts.mapFrom
-	if mapFrom <= 0 {
-		mapFrom = defaultMapFrom
-	}
-	if fi.Size() >= mapFrom {
-		if r, mapped := loadMapped(fsys, name, display, fi.Size(), span); mapped {
-			return r, buf
-		}
-	}
 	data, err := readFile(fsys, name, fi.Size(), opts.MaxFileSize, buf)
 	buf = data[:0]
 	if errors.Is(err, errGrew) {
@@ -175,7 +158,11 @@ func loadFile(fsys fs.FS, name string, opts Options, buf []byte) (fileResult, []
 	}
 	cfg, err := Decode(display, data)
 	if cfg != nil {
-		cfg.detach(data, span)
+		open := opts.reopen
+		if open == nil {
+			open = fsys.Open
+		}
+		cfg.detach(data, &fileSpan{open: open, name: name, size: fi.Size()})
 	}
 	return fileResult{cfg: cfg, err: err}, buf
 }

@@ -30,12 +30,10 @@ type errBail struct{ why string }
 var strictFast = false
 
 // fallBack, deferred by a fast path, turns a bail into "not decoded here":
-// the result is cleared and the caller takes the reference decoder. A
-// memory fault is a mapped file changing under the decoder, not a reason
-// to try the reference decoder: it goes on to guardFaults.
+// the result is cleared and the caller takes the reference decoder.
 func fallBack[T any](out *T, ok *bool) {
 	if r := recover(); r != nil {
-		if _, isBail := r.(errBail); (!isBail && strictFast) || isFault(r) {
+		if _, isBail := r.(errBail); !isBail && strictFast {
 			panic(r)
 		}
 		var zero T
