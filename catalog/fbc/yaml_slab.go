@@ -10,7 +10,7 @@ type slab[T any] struct {
 }
 
 // minSlab is the first chunk's length: most documents fit.
-const minSlab = 512
+const minSlab = 64
 
 // take returns a copy of src in the slab, capped so that appending to it
 // cannot reach the next slice handed out.
