@@ -112,6 +112,7 @@ type yparser struct {
 	// document (see newDocument).
 	keys slab[ykey]
 	vals slab[ynode]
+	held *scratch // where the stacks and slabs go back to
 }
 
 // scratch is the stacks and slabs of one parser, reused across parsers.
@@ -128,6 +129,7 @@ func (p *yparser) getScratch() {
 	s := scratchPool.Get().(*scratch)
 	p.kstack, p.vstack = s.k[:0], s.v[:0]
 	p.keys, p.vals = s.keys, s.vals
+	p.held = s
 }
 
 // newDocument takes back the nodes of the document read before: call it
@@ -147,7 +149,11 @@ func (p *yparser) release() *scratch {
 	clear(p.vstack)
 	clear(p.kstack)
 	p.newDocument()
-	return &scratch{k: p.kstack[:0], v: p.vstack[:0], keys: p.keys, vals: p.vals}
+	// Back into the scratch it came from: a fresh one for every small
+	// property value converted alone was a megabyte a load.
+	s := p.held
+	*s = scratch{k: p.kstack[:0], v: p.vstack[:0], keys: p.keys, vals: p.vals}
+	return s
 }
 
 // collect returns the entries pushed since kb and vb as slices of the
