@@ -76,31 +76,37 @@ func build(c *Config, o object) error {
 	case SchemaChannel:
 		ch := Channel{Pos: o.pos, Package: str("package"), Name: str("name"), Properties: props()}
 		entries, err := f.list("entries")
-		errs = append(errs, err)
+		errs = noteErrs(errs, err)
+		if len(entries) > 0 {
+			ch.Entries = make([]ChannelEntry, 0, len(entries))
+		}
 		for _, e := range entries {
 			entry, err := channelEntry(e)
-			errs = append(errs, err)
+			errs = noteErrs(errs, err)
 			ch.Entries = append(ch.Entries, entry)
 		}
 		c.Channels = append(c.Channels, ch)
 	case SchemaBundle:
 		b := Bundle{Pos: o.pos, Package: str("package"), Name: str("name"), Image: str("image"), Properties: props()}
 		imgs, err := f.list("relatedImages")
-		errs = append(errs, err)
+		errs = noteErrs(errs, err)
+		if len(imgs) > 0 {
+			b.RelatedImages = make([]RelatedImage, 0, len(imgs))
+		}
 		for _, ri := range imgs {
 			name, err1 := ri.str("name")
 			image, err2 := ri.str("image")
-			errs = append(errs, err1, err2)
+			errs = noteErrs(errs, err1, err2)
 			b.RelatedImages = append(b.RelatedImages, RelatedImage{Name: name, Image: image})
 		}
 		c.Bundles = append(c.Bundles, b)
 	case SchemaDeprecations:
 		d := Deprecation{Pos: o.pos, Package: str("package")}
 		entries, err := f.list("entries")
-		errs = append(errs, err)
+		errs = noteErrs(errs, err)
 		for _, e := range entries {
 			entry, err := deprecationEntry(e)
-			errs = append(errs, err)
+			errs = noteErrs(errs, err)
 			d.Entries = append(d.Entries, entry)
 		}
 		c.Deprecations = append(c.Deprecations, d)
@@ -108,6 +114,17 @@ func build(c *Config, o object) error {
 		c.Others = append(c.Others, Blob{Pos: o.pos, Schema: o.schema, Package: str("package"), Name: str("name"), Value: f.value()})
 	}
 	return errors.Join(errs...)
+}
+
+// noteErrs appends the errors that are not nil: most fields decode
+// without one, and a slice of nils was a megabyte a load.
+func noteErrs(errs []error, more ...error) []error {
+	for _, err := range more {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }
 
 func channelEntry(f fieldSource) (ChannelEntry, error) {

@@ -136,13 +136,16 @@ func (f jsonFields) raw(key string) (property.Value, Pos, bool) {
 type lineIndex []int
 
 func newLineIndex(b []byte) lineIndex {
-	idx := lineIndex{0}
-	for i, c := range b {
-		if c == '\n' {
-			idx = append(idx, i+1)
+	// Counted first, so the index is one allocation of its final size.
+	idx := make(lineIndex, 1, bytes.Count(b, []byte{'\n'})+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(b[off:], '\n')
+		if i < 0 {
+			return idx
 		}
+		off += i + 1
+		idx = append(idx, off)
 	}
-	return idx
 }
 
 func (l lineIndex) line(off int) int {

@@ -6,8 +6,8 @@ import (
 )
 
 // TestReleaseLeavesNoPointers bails out of a mapping halfway through its
-// entries and checks that the stacks go back to the pool clean, over their
-// whole capacity: the pool must not keep a file's nodes alive.
+// entries and checks that the stacks and slabs go back to the pool clean,
+// over their whole capacity: the pool must not keep a file's nodes alive.
 func TestReleaseLeavesNoPointers(t *testing.T) {
 	for _, doc := range []string{
 		"a: 1\nb:\n- x\n- y\n c: under-indented\n",
@@ -31,9 +31,17 @@ func TestReleaseLeavesNoPointers(t *testing.T) {
 				t.Errorf("%q: key %d left in the pool: %q", doc, i, k.s)
 			}
 		}
-		for i, v := range s.v[:cap(s.v)] {
+		for i, v := range append(s.v[:cap(s.v)], s.vals.chunk[:cap(s.vals.chunk)]...) {
 			if v.kind != yNull || v.str != "" || v.keys != nil || v.vals != nil {
 				t.Errorf("%q: node %d left in the pool: %+v", doc, i, v)
+			}
+		}
+		if len(s.keys.chunk) != 0 || len(s.vals.chunk) != 0 {
+			t.Errorf("%q: released slabs of %d and %d entries, want empty", doc, len(s.keys.chunk), len(s.vals.chunk))
+		}
+		for i, k := range s.keys.chunk[:cap(s.keys.chunk)] {
+			if k != (ykey{}) {
+				t.Errorf("%q: slab key %d left in the pool: %q", doc, i, k.s)
 			}
 		}
 	}

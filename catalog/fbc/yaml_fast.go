@@ -105,15 +105,22 @@ type yparser struct {
 	line  int // 1-based number of the current line
 	depth int
 	// Scratch stacks the collections being read collect their entries on,
-	// so that each ends up in one exactly sized slice.
+	// so that each ends up in one exactly sized slice of a slab.
 	kstack []ykey
 	vstack []ynode
+	// The collections' own entries, in slabs reused from document to
+	// document (see newDocument).
+	keys slab[ykey]
+	vals slab[ynode]
+	held *scratch // where the stacks and slabs go back to
 }
 
-// scratch is the stacks of one parser, reused across parsers.
+// scratch is the stacks and slabs of one parser, reused across parsers.
 type scratch struct {
-	k []ykey
-	v []ynode
+	k    []ykey
+	v    []ynode
+	keys slab[ykey]
+	vals slab[ynode]
 }
 
 var scratchPool = sync.Pool{New: func() any { return &scratch{k: make([]ykey, 0, 64), v: make([]ynode, 0, 256)} }}
@@ -121,6 +128,15 @@ var scratchPool = sync.Pool{New: func() any { return &scratch{k: make([]ykey, 0,
 func (p *yparser) getScratch() {
 	s := scratchPool.Get().(*scratch)
 	p.kstack, p.vstack = s.k[:0], s.v[:0]
+	p.keys, p.vals = s.keys, s.vals
+	p.held = s
+}
+
+// newDocument takes back the nodes of the document read before: call it
+// only once nothing refers to them (its object is built).
+func (p *yparser) newDocument() {
+	p.keys.reset()
+	p.vals.reset()
 }
 
 func (p *yparser) putScratch() { scratchPool.Put(p.release()) }
@@ -132,17 +148,19 @@ func (p *yparser) putScratch() { scratchPool.Put(p.release()) }
 func (p *yparser) release() *scratch {
 	clear(p.vstack)
 	clear(p.kstack)
-	return &scratch{k: p.kstack[:0], v: p.vstack[:0]}
+	p.newDocument()
+	// Back into the scratch it came from: a fresh one for every small
+	// property value converted alone was a megabyte a load.
+	s := p.held
+	*s = scratch{k: p.kstack[:0], v: p.vstack[:0], keys: p.keys, vals: p.vals}
+	return s
 }
 
-// collect returns the entries pushed since kb and vb as their own slices
-// and pops them.
+// collect returns the entries pushed since kb and vb as slices of the
+// document's slabs and pops them.
 func (p *yparser) collect(kb, vb int) ([]ykey, []ynode) {
-	var keys []ykey
-	if len(p.kstack) > kb {
-		keys = append([]ykey(nil), p.kstack[kb:]...)
-	}
-	vals := append([]ynode(nil), p.vstack[vb:]...)
+	keys := p.keys.take(p.kstack[kb:])
+	vals := p.vals.take(p.vstack[vb:])
 	clear(p.kstack[kb:])
 	clear(p.vstack[vb:])
 	p.kstack, p.vstack = p.kstack[:kb], p.vstack[:vb]
@@ -321,6 +339,7 @@ func decodeYAMLFast(path string, data []byte) (c *Config, ok bool) {
 		if err := p.object(c, &n); err != nil {
 			p.bail("%v", err)
 		}
+		p.newDocument()      // what was built holds no node
 		p.setLine(off, line) // values parsed on demand moved the cursor
 	}
 	if err := fastProperties(c); err != nil {
