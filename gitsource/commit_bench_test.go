@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/olmops/olmops/gitsource"
@@ -14,16 +13,20 @@ import (
 // BenchmarkCommitFleet writes one plan commit per cluster onto main, as
 // the planner does, in a bare repository and in a checked-out worktree:
 // the two must cost the same, and the cost must grow linearly with the
-// number of clusters (compare the ns/commit of the sizes).
+// number of clusters (compare the ns/commit of the sizes). As in
+// planner's BenchmarkPlanFleet, nothing is deleted until every size has
+// run (each iteration commits in a fresh clone): ext4 makes the files
+// created right after a mass deletion cost up to ten times the CPU.
 func BenchmarkCommitFleet(b *testing.B) {
 	gittest.RequireGit(b)
+	root := b.TempDir()
 	for _, kind := range []string{"bare", "worktree"} {
 		for _, clusters := range []int{100, 200, 1000} {
 			b.Run(fmt.Sprintf("%s/%d", kind, clusters), func(b *testing.B) {
 				if clusters > 200 && testing.Short() {
 					b.Skip("1,000 clusters: not with -short")
 				}
-				benchCommitFleet(b, kind == "bare", clusters)
+				benchCommitFleet(b, root, kind == "bare", clusters)
 			})
 		}
 	}
@@ -34,8 +37,11 @@ func BenchmarkCommitFleet(b *testing.B) {
 // shares, as the planner writes them.
 const fleetPlans, fleetManifests = 20, 7
 
-func benchCommitFleet(b *testing.B, bare bool, clusters int) {
-	dir := b.TempDir()
+func benchCommitFleet(b *testing.B, root string, bare bool, clusters int) {
+	dir, err := os.MkdirTemp(root, "fleet")
+	if err != nil {
+		b.Fatal(err)
+	}
 	gittest.Git(b, dir, "init", "--quiet", "--initial-branch=main")
 	for i := range 2000 { // a catalog's worth of files beside the clusters
 		writeFile(b, dir, fmt.Sprintf("catalogs/c/%02d/f%04d.yaml", i%50, i), fmt.Sprintf("entry: %d\n", i))
@@ -45,20 +51,18 @@ func benchCommitFleet(b *testing.B, bare bool, clusters int) {
 	}
 	gittest.Git(b, dir, "add", "--all")
 	gittest.Git(b, dir, "commit", "--quiet", "-m", "fleet")
-	path := dir
-	if bare {
-		path = b.TempDir()
-		gittest.Git(b, path, "clone", "--quiet", "--bare", dir, path)
-	}
-	first := strings.TrimSpace(gittest.Git(b, path, "rev-parse", "main"))
 	ctx := b.Context()
+	var path string
 	for b.Loop() {
 		b.StopTimer()
-		if !bare {
-			gittest.Git(b, path, "reset", "--quiet", "--hard", first)
-		} else {
-			gittest.Git(b, path, "update-ref", "refs/heads/main", first)
+		if path, err = os.MkdirTemp(root, "commit"); err != nil {
+			b.Fatal(err)
 		}
+		args := []string{"clone", "--quiet", dir, path}
+		if bare {
+			args = []string{"clone", "--quiet", "--bare", dir, path}
+		}
+		gittest.Git(b, root, args...)
 		repo, err := gitsource.Open(ctx, gitsource.Options{Path: path})
 		if err != nil {
 			b.Fatal(err)
