@@ -2,6 +2,8 @@ package gitsource
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -199,4 +201,67 @@ func TestCommitIndexInMemory(t *testing.T) {
 			t.Errorf("someone's staged file lost:\n%s", status(t, dir))
 		}
 	})
+}
+
+// Reads of a snapshot go on while commits write the worktree (the
+// planner reads its next clusters meanwhile): every read sees its
+// commit's content, and the worktree ends clean.
+func TestSnapshotReadsDuringWorktreeCommits(t *testing.T) {
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "--quiet", "--initial-branch=main")
+	os.WriteFile(filepath.Join(dir, "desired.yaml"), []byte("desired\n"), 0o644)
+	gittest.Git(t, dir, "add", "--all")
+	gittest.Git(t, dir, "commit", "--quiet", "-m", "init")
+	r, err := Open(t.Context(), Options{Path: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := r.Resolve(t.Context(), "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := r.Snapshot(t.Context(), head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(readErr)
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if data, err := fs.ReadFile(snap.FS(), "desired.yaml"); err != nil || string(data) != "desired\n" {
+				readErr <- fmt.Errorf("read %q, %v", data, err)
+				return
+			}
+		}
+	}()
+	release := r.HoldIndex()
+	parent := head
+	for c := range 20 {
+		files := map[string][]byte{}
+		for f := range 8 {
+			files[fmt.Sprintf("clusters/c%02d/plans/p%d/installplan.yaml", c, f)] = fmt.Appendf(nil, "cluster: %d\nplan: %d\n", c, f)
+		}
+		if parent, err = r.Commit(t.Context(), CommitRequest{Parent: parent, Branch: "main", Message: "plan", Author: object.Signature{Name: "t", Email: "t@t"}, Files: files}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	close(done)
+	if err := <-readErr; err != nil {
+		t.Fatal(err)
+	}
+	if st := gittest.Git(t, dir, "status", "--porcelain"); st != "" {
+		t.Errorf("git status after the commits:\n%s", st)
+	}
+	if got := gittest.Git(t, dir, "show", "main:clusters/c19/plans/p7/installplan.yaml"); got != "cluster: 19\nplan: 7\n" {
+		t.Errorf("last plan = %q", got)
+	}
 }
