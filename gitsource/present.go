@@ -1,9 +1,6 @@
 package gitsource
 
 import (
-	"encoding/hex"
-	"errors"
-	"io/fs"
 	"path"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -42,24 +39,12 @@ func (p *present) has(h plumbing.Hash) bool {
 func readPresent(st *filesystem.Storage) (*present, error) {
 	fsys := st.Filesystem()
 	p := &present{loose: map[plumbing.Hash]bool{}}
-	dirs, err := fsys.ReadDir("objects")
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	err := st.ForEachObjectHash(func(h plumbing.Hash) error { // the loose ones
+		p.loose[h] = true
+		return nil
+	})
+	if err != nil {
 		return nil, err
-	}
-	for _, d := range dirs {
-		if !d.IsDir() || len(d.Name()) != 2 {
-			continue
-		}
-		files, err := fsys.ReadDir(path.Join("objects", d.Name()))
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			var h plumbing.Hash
-			if n, err := hex.Decode(h[:], []byte(d.Name()+f.Name())); err == nil && n == len(h) {
-				p.loose[h] = true
-			}
-		}
 	}
 	packs, err := st.ObjectPacks()
 	if err != nil {

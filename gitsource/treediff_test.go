@@ -181,19 +181,7 @@ func TestCommitRefusesFileFolderSwapInWorktree(t *testing.T) {
 // worktree to the new commit whole, not only the paths it wrote.
 func TestCommitFromOlderParentInWorktree(t *testing.T) {
 	gittest.RequireGit(t)
-	dir := t.TempDir()
-	gittest.Git(t, dir, "init", "--quiet", "--initial-branch=main")
-	os.WriteFile(filepath.Join(dir, "keep"), []byte("keep\n"), 0o644)
-	gittest.Git(t, dir, "add", "--all")
-	gittest.Git(t, dir, "commit", "--quiet", "-m", "init")
-	r, err := Open(t.Context(), Options{Path: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := r.Resolve(t.Context(), "main")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, r, first := openWorktree(t, gittest.Change{Files: map[string][]byte{"keep": []byte("keep\n")}})
 	sig := object.Signature{Name: "t", Email: "t@t"}
 	for _, name := range []string{"x", "y"} {
 		if _, err := r.Commit(t.Context(), CommitRequest{Parent: first, Branch: "main", Message: name, Author: sig,

@@ -30,34 +30,19 @@ func TestCommitRefusesSymlinkedFolders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir, outside := t.TempDir(), t.TempDir()
-			gittest.Git(t, dir, "init", "--quiet", "--initial-branch=main")
-			os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("keep\n"), 0o644)
+			outside := t.TempDir()
+			init := gittest.Change{Files: map[string][]byte{"keep.txt": []byte("keep\n")}}
 			if tt.tracked {
-				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, tt.link)), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Symlink(outside, filepath.Join(dir, tt.link)); err != nil {
-					t.Fatal(err)
-				}
+				init.Symlinks = map[string]string{tt.link: outside}
 			}
-			gittest.Git(t, dir, "add", "--all")
-			gittest.Git(t, dir, "commit", "--quiet", "-m", "init")
+			dir, r, head := openWorktree(t, init)
 			if !tt.tracked {
 				os.MkdirAll(filepath.Dir(filepath.Join(dir, tt.link)), 0o755)
 				if err := os.Symlink(outside, filepath.Join(dir, tt.link)); err != nil {
 					t.Fatal(err)
 				}
 			}
-			r, err := Open(t.Context(), Options{Path: dir})
-			if err != nil {
-				t.Fatal(err)
-			}
-			head, err := r.Resolve(t.Context(), "main")
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = r.Commit(t.Context(), CommitRequest{Parent: head, Branch: "main", Message: "plan", Author: object.Signature{Name: "t", Email: "t@t"},
+			_, err := r.Commit(t.Context(), CommitRequest{Parent: head, Branch: "main", Message: "plan", Author: object.Signature{Name: "t", Email: "t@t"},
 				Files: map[string][]byte{"plans/b/x.yaml": []byte("x\n")}})
 			if err == nil {
 				t.Fatal("commit through a symbolic link succeeded")
@@ -80,27 +65,15 @@ func TestCommitRefusesSymlinkedFolders(t *testing.T) {
 // A tracked file replaced on disk by a link to a file of the same content
 // looks clean by content: the commit must still not truncate the target.
 func TestCommitRefusesSymlinkedFile(t *testing.T) {
-	dir, outside := t.TempDir(), t.TempDir()
-	gittest.Git(t, dir, "init", "--quiet", "--initial-branch=main")
-	os.MkdirAll(filepath.Join(dir, "plans"), 0o755)
-	os.WriteFile(filepath.Join(dir, "plans/x.yaml"), []byte("old\n"), 0o644)
-	gittest.Git(t, dir, "add", "--all")
-	gittest.Git(t, dir, "commit", "--quiet", "-m", "init")
+	outside := t.TempDir()
+	dir, r, head := openWorktree(t, gittest.Change{Files: map[string][]byte{"plans/x.yaml": []byte("old\n")}})
 	target := filepath.Join(outside, "precious")
 	os.WriteFile(target, []byte("old\n"), 0o644)
 	os.Remove(filepath.Join(dir, "plans/x.yaml"))
 	if err := os.Symlink(target, filepath.Join(dir, "plans/x.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Open(t.Context(), Options{Path: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, err := r.Resolve(t.Context(), "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Commit(t.Context(), CommitRequest{Parent: head, Branch: "main", Message: "plan", Author: object.Signature{Name: "t", Email: "t@t"},
+	_, err := r.Commit(t.Context(), CommitRequest{Parent: head, Branch: "main", Message: "plan", Author: object.Signature{Name: "t", Email: "t@t"},
 		Files: map[string][]byte{"plans/x.yaml": []byte("new\n")}})
 	if !errors.Is(err, ErrDirtyWorktree) {
 		t.Errorf("commit over a linked file: %v, want ErrDirtyWorktree", err)

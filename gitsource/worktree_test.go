@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/olmops/olmops/internal/gittest"
@@ -18,17 +19,7 @@ import (
 // refuses to run over someone's uncommitted work at the paths it writes.
 func TestCommitUpdatesCheckedOutWorktree(t *testing.T) {
 	setup := func(t *testing.T) (string, *Repo) {
-		dir := t.TempDir()
-		gittest.Git(t, dir, "init", "--quiet", "--initial-branch=main")
-		os.MkdirAll(filepath.Join(dir, "plans/a"), 0o755)
-		os.WriteFile(filepath.Join(dir, "plans/a/old.yaml"), []byte("old\n"), 0o644)
-		os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("keep\n"), 0o644)
-		gittest.Git(t, dir, "add", "--all")
-		gittest.Git(t, dir, "commit", "--quiet", "-m", "init")
-		r, err := Open(t.Context(), Options{Path: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dir, r, _ := openWorktree(t, gittest.Change{Files: map[string][]byte{"plans/a/old.yaml": []byte("old\n"), "keep.txt": []byte("keep\n")}})
 		return dir, r
 	}
 	commit := func(t *testing.T, r *Repo) error {
@@ -98,15 +89,7 @@ func TestCommitUpdatesCheckedOutWorktree(t *testing.T) {
 // HoldIndex the index is written once, at the release.
 func TestCommitIndexInMemory(t *testing.T) {
 	setup := func(t *testing.T) (string, *Repo) {
-		dir := t.TempDir()
-		gittest.Git(t, dir, "init", "--quiet", "--initial-branch=main")
-		os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("keep\n"), 0o644)
-		gittest.Git(t, dir, "add", "--all")
-		gittest.Git(t, dir, "commit", "--quiet", "-m", "init")
-		r, err := Open(t.Context(), Options{Path: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dir, r, _ := openWorktree(t, gittest.Change{Files: map[string][]byte{"keep.txt": []byte("keep\n")}})
 		return dir, r
 	}
 	commit := func(t *testing.T, r *Repo, name string) error {
@@ -207,19 +190,7 @@ func TestCommitIndexInMemory(t *testing.T) {
 // planner reads its next clusters meanwhile): every read sees its
 // commit's content, and the worktree ends clean.
 func TestSnapshotReadsDuringWorktreeCommits(t *testing.T) {
-	dir := t.TempDir()
-	gittest.Git(t, dir, "init", "--quiet", "--initial-branch=main")
-	os.WriteFile(filepath.Join(dir, "desired.yaml"), []byte("desired\n"), 0o644)
-	gittest.Git(t, dir, "add", "--all")
-	gittest.Git(t, dir, "commit", "--quiet", "-m", "init")
-	r, err := Open(t.Context(), Options{Path: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, err := r.Resolve(t.Context(), "main")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, r, head := openWorktree(t, gittest.Change{Files: map[string][]byte{"desired.yaml": []byte("desired\n")}})
 	snap, err := r.Snapshot(t.Context(), head)
 	if err != nil {
 		t.Fatal(err)
@@ -264,4 +235,20 @@ func TestSnapshotReadsDuringWorktreeCommits(t *testing.T) {
 	if got := gittest.Git(t, dir, "show", "main:clusters/c19/plans/p7/installplan.yaml"); got != "cluster: 19\nplan: 7\n" {
 		t.Errorf("last plan = %q", got)
 	}
+}
+
+// openWorktree makes a repository with a worktree holding c, main
+// checked out, and opens it; head is main's commit.
+func openWorktree(t *testing.T, c gittest.Change) (string, *Repo, plumbing.Hash) {
+	t.Helper()
+	dir := gittest.Worktree(t, c)
+	r, err := Open(t.Context(), Options{Path: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := r.Resolve(t.Context(), "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, r, head
 }

@@ -64,8 +64,7 @@ func (a *ahead) get(i int) (plan.Input, *plan.Result, error) {
 	}
 	pl := a.started[i]
 	if pl == nil {
-		in, res, err := a.plan(a.ctx, a.clusters[i])
-		return in, res, err
+		return a.plan(a.ctx, a.clusters[i])
 	}
 	<-pl.done
 	a.started[i] = nil // let the result go once the loop has it

@@ -193,19 +193,7 @@ func TestPromotionSeesCommitsOfTheSameRun(t *testing.T) {
 // localRepo is a repository on disk, without origin, holding files.
 func localRepo(t *testing.T, files map[string][]byte) (string, *gitsource.Repo) {
 	t.Helper()
-	dir := t.TempDir()
-	gittest.Git(t, dir, "init", "--quiet", "--initial-branch=main")
-	for name, data := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gittest.Git(t, dir, "add", "--all")
-	gittest.Git(t, dir, "commit", "--quiet", "-m", "desired state")
+	dir := gittest.Worktree(t, gittest.Change{Files: files, Message: "desired state"})
 	repo, err := gitsource.Open(t.Context(), gitsource.Options{Path: dir})
 	if err != nil {
 		t.Fatal(err)

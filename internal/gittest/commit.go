@@ -34,6 +34,24 @@ func Commit(t testing.TB, dir, branch string, c Change) string {
 		Git(t, work, "fetch", "--quiet", dir, "refs/heads/"+branch)
 		Git(t, work, "checkout", "--quiet", "-B", branch, "FETCH_HEAD")
 	}
+	commitIn(t, work, c)
+	Git(t, work, "push", "--quiet", dir, "HEAD:refs/heads/"+branch)
+	return strings.TrimSpace(Git(t, work, "rev-parse", "HEAD"))
+}
+
+// Worktree makes a repository with a worktree, main checked out, holding
+// c as its one commit, and returns its folder.
+func Worktree(t testing.TB, c Change) string {
+	t.Helper()
+	dir := t.TempDir()
+	Git(t, dir, "init", "--quiet", "--initial-branch=main")
+	commitIn(t, dir, c)
+	return dir
+}
+
+// commitIn writes c into the worktree work and commits it there.
+func commitIn(t testing.TB, work string, c Change) {
+	t.Helper()
 	for name, data := range c.Files {
 		p := filepath.Join(work, filepath.FromSlash(name))
 		if data == nil {
@@ -67,8 +85,6 @@ func Commit(t testing.TB, dir, branch string, c Change) string {
 		msg = "test commit"
 	}
 	Git(t, work, "commit", "--quiet", "--allow-empty", "-m", msg)
-	Git(t, work, "push", "--quiet", dir, "HEAD:refs/heads/"+branch)
-	return strings.TrimSpace(Git(t, work, "rev-parse", "HEAD"))
 }
 
 // DirFiles reads every regular file under dir into a map keyed by prefix

@@ -22,11 +22,22 @@ import (
 // proposed from it.
 func TestBrokenConfigStalls(t *testing.T) {
 	f := newFleet(t)
+	cfg := strings.Replace(string(mustFile(t, "../../examples/olmops.yaml")), "spec:\n", "spec:\n  forge: {type: github, owner: acme, repo: fleet}\n  clustrs: []\n", 1)
+	stalled := f.stallsOn(t, "olmops.yaml", cfg, "a typo in olmops.yaml")
+	if !regexp.MustCompile(`olmops\.yaml:\d+`).MatchString(stalled.Message) || !strings.Contains(stalled.Message, "clustrs") {
+		t.Errorf("Stalled = %+v, want olmops.yaml:line and the unknown field", stalled)
+	}
+}
+
+// stallsOn plans the fleet, then commits data at file with message and
+// pushes it: the Planner must stall on it, keep PR #1 as it was and open
+// no other. It returns the Stalled condition.
+func (f *fleet) stallsOn(t *testing.T, file, data, message string) *metav1.Condition {
+	t.Helper()
 	f.planner(t)
 	f.planned(t)
 	pr1 := mustPR(t, f.gh, 1)
-	cfg := strings.Replace(string(mustFile(t, "../../examples/olmops.yaml")), "spec:\n", "spec:\n  forge: {type: github, owner: acme, repo: fleet}\n  clustrs: []\n", 1)
-	gittest.Commit(t, f.dir, "main", gittest.Change{Files: map[string][]byte{"olmops.yaml": []byte(cfg)}, Message: "a typo in olmops.yaml"})
+	gittest.Commit(t, f.dir, "main", gittest.Change{Files: map[string][]byte{file: []byte(data)}, Message: message})
 	f.push(t)
 	var stalled *metav1.Condition
 	eventually(t, "stalled", func() (bool, string) {
@@ -34,9 +45,6 @@ func TestBrokenConfigStalls(t *testing.T) {
 		stalled = meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.StalledCondition)
 		return stalled != nil && stalled.Status == metav1.ConditionTrue && obj.Status.LastFetchedCommit == f.head(t), fmt.Sprintf("%+v", obj.Status)
 	})
-	if !regexp.MustCompile(`olmops\.yaml:\d+`).MatchString(stalled.Message) || !strings.Contains(stalled.Message, "clustrs") {
-		t.Errorf("Stalled = %+v, want olmops.yaml:line and the unknown field", stalled)
-	}
 	obj := f.get(t)
 	if p, ok := proposal(obj, etcdBranch); !ok || p.Number != 1 || obj.Status.LastPlannedCommit == f.head(t) {
 		t.Errorf("proposals %+v, last planned %s: want PR #1 kept and the broken head not planned", obj.Status.Proposals, obj.Status.LastPlannedCommit)
@@ -45,8 +53,9 @@ func TestBrokenConfigStalls(t *testing.T) {
 		t.Errorf("PR #1 changed: %+v, was %+v", got, pr1)
 	}
 	if _, ok := f.gh.PR(2); ok {
-		t.Error("a broken olmops.yaml opened PR #2")
+		t.Errorf("%s opened PR #2", message)
 	}
+	return stalled
 }
 
 // A forge that refuses every connection (down, not rate-limited) fails

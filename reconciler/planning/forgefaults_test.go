@@ -13,7 +13,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/olmops/olmops/api/v1alpha1"
-	"github.com/olmops/olmops/internal/gittest"
 )
 
 // GitHub opens the pull request, then its reply is lost (a 502 from a
@@ -54,30 +53,10 @@ func TestLostForgeReplyRetriedWithoutDuplicate(t *testing.T) {
 // file and line, and leaves the open proposal as it was.
 func TestBrokenCatalogStalls(t *testing.T) {
 	f := newFleet(t)
-	f.planner(t)
-	f.planned(t)
-	pr1 := mustPR(t, f.gh, 1)
 	const file = "catalogs/operatorhub/etcd/catalog.yaml"
 	broken := strings.Replace(string(mustFile(t, "../../examples/"+file)), "schema: olm.bundle", "schema: olm.bundle\nschema: [", 1)
-	gittest.Commit(t, f.dir, "main", gittest.Change{Files: map[string][]byte{file: []byte(broken)}, Message: "a broken catalog"})
-	f.push(t)
-	var stalled *metav1.Condition
-	eventually(t, "stalled", func() (bool, string) {
-		obj := f.get(t)
-		stalled = meta.FindStatusCondition(obj.Status.Conditions, v1alpha1.StalledCondition)
-		return stalled != nil && stalled.Status == metav1.ConditionTrue && obj.Status.LastFetchedCommit == f.head(t), fmt.Sprintf("%+v", obj.Status)
-	})
+	stalled := f.stallsOn(t, file, broken, "a broken catalog")
 	if stalled.Reason != v1alpha1.InvalidInputReason || !regexp.MustCompile(regexp.QuoteMeta(file)+`:\d+`).MatchString(stalled.Message) {
 		t.Errorf("Stalled = %+v, want InvalidInput naming %s:line", stalled, file)
-	}
-	obj := f.get(t)
-	if p, ok := proposal(obj, etcdBranch); !ok || p.Number != 1 || obj.Status.LastPlannedCommit == f.head(t) {
-		t.Errorf("proposals %+v, last planned %s: want PR #1 kept and the broken head not planned", obj.Status.Proposals, obj.Status.LastPlannedCommit)
-	}
-	if got, ok := f.gh.PR(1); !ok || got.HeadSHA != pr1.HeadSHA || got.State != "open" {
-		t.Errorf("PR #1 changed: %+v, was %+v", got, pr1)
-	}
-	if _, ok := f.gh.PR(2); ok {
-		t.Error("a broken catalog opened PR #2")
 	}
 }
