@@ -91,11 +91,10 @@ func (r *Repo) Commit(ctx context.Context, req CommitRequest) (plumbing.Hash, er
 	var base plumbing.Hash
 	var parents []plumbing.Hash
 	if !req.Parent.IsZero() {
-		parent, err := r.r.CommitObject(req.Parent)
-		if err != nil {
+		if base, err = r.commitTree(req.Parent); err != nil {
 			return fail(fmt.Errorf("parent %s: %w", req.Parent, ErrNotFound))
 		}
-		base, parents = parent.TreeHash, []plumbing.Hash{parent.Hash}
+		parents = []plumbing.Hash{req.Parent}
 		if req.fromEmpty {
 			base = plumbing.ZeroHash
 		}
@@ -127,6 +126,9 @@ func (r *Repo) Commit(ctx context.Context, req CommitRequest) (plumbing.Hash, er
 	}
 	if err := w.flush(); err != nil {
 		return fail(err)
+	}
+	if r.trees != nil {
+		r.trees.wrote(h, tree)
 	}
 	// When the branch is where the request starts, the edit is the whole
 	// difference: the worktree's update reads only the folders it names.

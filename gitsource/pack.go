@@ -16,7 +16,6 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
@@ -79,28 +78,40 @@ func (r *Repo) writePack(objs []plumbing.EncodedObject) error {
 	}
 	sum := sha1.Sum(buf.Bytes())
 	buf.Write(sum[:])
+	p := ownPack{name: plumbing.Hash(sum), entries: entries}
 	if err == nil {
-		err = r.savePack(&buf)
+		err = r.savePack(buf.Bytes(), p)
 	}
 	if err != nil {
 		return fmt.Errorf("write pack: %w", err)
 	}
-	r.packs = append(r.packs, ownPack{name: plumbing.Hash(sum), entries: entries})
+	r.packs = append(r.packs, p)
 	return r.mergeLevels()
 }
 
-// savePack hands a whole pack to go-git, which indexes it, writes its
-// index and moves both into objects/pack.
-func (r *Repo) savePack(pack io.WriterTo) error {
-	pw, err := r.r.Storer.(storer.PackfileWriter).PackfileWriter()
+// savePack writes pack and its index, which olmops builds from what it
+// wrote: go-git's pack writer would inflate and hash every object again
+// and write the index four bytes per system call.
+func (r *Repo) savePack(pack []byte, p ownPack) error {
+	st := r.r.Storer.(*filesystem.Storage)
+	fsys := st.Filesystem()
+	tmp, err := fsys.TempFile(path.Join("objects", "pack"), "tmp_pack_")
 	if err != nil {
 		return err
 	}
-	_, err = pack.WriteTo(pw) // one write: a 1 MiB copy buffer cost more than the copy
-	if cerr := pw.Close(); err == nil {
+	_, err = tmp.Write(pack)
+	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	return err
+	if err == nil {
+		err = saveMerged(fsys, tmp.Name(), p)
+	}
+	if err != nil {
+		fsys.Remove(tmp.Name())
+		return err
+	}
+	st.Reindex() // go-git reads the pack list again, with this one
+	return nil
 }
 
 // zlibWriters are reused: a new one allocates its whole window.

@@ -2,6 +2,7 @@ package gitsource_test
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,6 +53,21 @@ func TestHeldCommitsWritePacks(t *testing.T) {
 				parent, err = repo.Commit(t.Context(), gitsource.CommitRequest{Parent: parent, Branch: "main", Files: files, Message: fmt.Sprintf("c%02d", c), Author: author})
 				if err != nil {
 					t.Fatal(err)
+				}
+				// While held: olmops and git read the commit just packed,
+				// and fsck checks the packs and the indexes olmops wrote.
+				if _, err := repo.CommitInfo(t.Context(), parent); err != nil {
+					t.Fatalf("commit %d: %v", c, err)
+				}
+				snap, err := repo.Snapshot(t.Context(), parent)
+				if err != nil {
+					t.Fatalf("commit %d: %v", c, err)
+				}
+				if got, err := fs.ReadFile(snap.FS(), fmt.Sprintf("clusters/c%02d/plan.yaml", c)); err != nil || string(got) != fmt.Sprintf("cluster: %d\n", c) {
+					t.Fatalf("commit %d: plan.yaml = %q, %v", c, got, err)
+				}
+				if c == 5 || c == 17 {
+					gittest.Git(t, path, "fsck", "--strict", "--no-dangling")
 				}
 				if got := packCount(t, path); got > 1+2*16 {
 					t.Fatalf("after commit %d: %d packs", c, got)

@@ -13,8 +13,14 @@ import (
 // compare it for the worktree), which grew with the clusters. Two
 // generations bound it to what two commits touch: a tree used by this
 // commit moves to the current one, the rest go at the next commit.
+//
+// commits maps the commits written while the index is held to their
+// trees: the next commit starts from one and the worktree's update
+// compares two. Read through go-git, each such read reloaded the index
+// of every pack, since a commit's new pack makes go-git's list stale.
 type treeMemo struct {
 	cur, prev map[plumbing.Hash]*object.Tree
+	commits   map[plumbing.Hash]plumbing.Hash
 }
 
 // turn starts a new commit's generation.
@@ -54,4 +60,27 @@ func (r *Repo) tree(h plumbing.Hash) (*object.Tree, error) {
 	}
 	r.trees.put(h, t)
 	return t, nil
+}
+
+// commitTree reads the tree of the commit h, through the memo while the
+// index is held. Called with r.mu held.
+func (r *Repo) commitTree(h plumbing.Hash) (plumbing.Hash, error) {
+	if r.trees != nil {
+		if t, ok := r.trees.commits[h]; ok {
+			return t, nil
+		}
+	}
+	c, err := r.r.CommitObject(h)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return c.TreeHash, nil
+}
+
+// wrote records the commit h of tree t.
+func (m *treeMemo) wrote(h, t plumbing.Hash) {
+	if m.commits == nil {
+		m.commits = map[plumbing.Hash]plumbing.Hash{}
+	}
+	m.commits[h] = t
 }

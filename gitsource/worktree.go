@@ -57,15 +57,15 @@ func (r *Repo) moveRef(ref plumbing.ReferenceName, old *plumbing.Reference, h pl
 
 // commitChanges lists the files that differ between two commits' trees.
 func (r *Repo) commitChanges(from, to plumbing.Hash, guide *edit) ([]pathChange, error) {
-	a, err := r.r.CommitObject(from)
+	a, err := r.commitTree(from)
 	if err != nil {
 		return nil, err
 	}
-	b, err := r.r.CommitObject(to)
+	b, err := r.commitTree(to)
 	if err != nil {
 		return nil, err
 	}
-	return r.diffTrees(a.TreeHash, b.TreeHash, guide)
+	return r.diffTrees(a, b, guide)
 }
 
 // checkClean fails unless the index and the file at c's path are what the
