@@ -163,6 +163,14 @@ type PlanDependency struct {
 // Marshal writes p as YAML, in field order, with two-space indentation:
 // the same plan always gives the same bytes.
 func (p *InstallPlan) Marshal() ([]byte, error) {
+	if b, ok := appendPlan(make([]byte, 0, 1024), p); ok {
+		return b, nil
+	}
+	return p.marshalYAML()
+}
+
+// marshalYAML is Marshal through yaml.v3.
+func (p *InstallPlan) marshalYAML() ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
