@@ -209,19 +209,7 @@ func (wf *worktreeFiles) mkdir(dir string) error {
 // write creates or truncates name, whose folder exists, with data and
 // returns what the index records of it. Safe for concurrent use.
 func (wf *worktreeFiles) write(name string, data []byte, perm os.FileMode) (os.FileInfo, error) {
-	f, err := os.OpenFile(filepath.Join(wf.root, filepath.FromSlash(name)), os.O_CREATE|os.O_TRUNC|os.O_WRONLY, perm)
-	if err != nil {
-		return nil, err
-	}
-	_, err = f.Write(data)
-	var fi os.FileInfo
-	if err == nil {
-		fi, err = f.Stat()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return fi, err
+	return writeFile(filepath.Join(wf.root, filepath.FromSlash(name)), data, perm)
 }
 
 func (wf *worktreeFiles) writeBilly(name string, data []byte, perm os.FileMode) (os.FileInfo, error) {

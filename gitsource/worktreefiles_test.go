@@ -1,6 +1,11 @@
 package gitsource
 
 import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/go-git/go-billy/v5"
@@ -39,4 +44,59 @@ func TestWorktreeFilesRoot(t *testing.T) {
 			t.Errorf("read back %q, %v", data, err)
 		}
 	}
+}
+
+// writeFile's answer is what the index records of the file (size and
+// modification time), so it must be what stat says, and the file must
+// hold exactly the data, with the permission asked, truncated when it
+// was longer.
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
+	for _, c := range []struct {
+		name string
+		data []byte
+		perm os.FileMode
+	}{
+		{"plan.yaml", []byte("x\n"), 0o644},
+		{"run.sh", []byte("#!/bin/sh\n"), 0o755},
+		{"big.yaml", big, 0o644},
+		{"plan.yaml", []byte("y"), 0o644}, // over a longer file
+		{"empty.yaml", nil, 0o644},
+	} {
+		full := filepath.Join(dir, c.name)
+		info, err := writeFile(full, c.data, c.perm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Size() != st.Size() || !info.ModTime().Equal(st.ModTime()) {
+			t.Errorf("%s: writeFile says size %d, %v; stat says %d, %v", c.name, info.Size(), info.ModTime(), st.Size(), st.ModTime())
+		}
+		if st.Mode().Perm() != c.perm&^umask(t) {
+			t.Errorf("%s: mode %v, want %v", c.name, st.Mode().Perm(), c.perm)
+		}
+		if got, _ := os.ReadFile(full); !bytes.Equal(got, c.data) {
+			t.Errorf("%s: %d bytes read back, want %d", c.name, len(got), len(c.data))
+		}
+	}
+	if _, err := writeFile(filepath.Join(dir, "missing", "x.yaml"), nil, 0o644); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("into a missing folder: %v, want not exist", err)
+	}
+}
+
+// umask is the process's file creation mask, read from a file made now.
+func umask(t *testing.T) os.FileMode {
+	f := filepath.Join(t.TempDir(), "probe")
+	if err := os.WriteFile(f, nil, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0o777 &^ st.Mode().Perm()
 }
