@@ -138,7 +138,7 @@ func FuzzParseMarker(f *testing.F) {
 		if !ok {
 			return
 		}
-		if !strings.Contains(body, m.String()) || !digestRE.MatchString(m.Inputs) || !dnsName().MatchString(m.Cluster) {
+		if !strings.Contains(body, m.String()) || !digestRE().MatchString(m.Inputs) || !dnsName().MatchString(m.Cluster) {
 			t.Fatalf("ParseMarker(%q) = %+v", body, m)
 		}
 	})

@@ -17,6 +17,8 @@ func FuzzDecode(f *testing.F) {
 		"schema: olm.package\nname: |\n  a\n  b\ndescription: >-\n  c\n\n  d\n",
 		`{"schema":"olm.package","name":"a"}{"schema":"olm.channel","name":"c","package":"a","entries":[{"name":"x"}]}`,
 		"schema: x\nname: \"\\x41\\u00e9\\\n  b\"\n",
+		"schema: olm.package\r\nname: foo\r\n",
+		"\ufeffschema: olm.package\nname: foo\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -39,6 +41,9 @@ func FuzzDecode(f *testing.F) {
 		}
 		ref, refErr := decodeYAMLReference("f", data)
 		fast, ok := decodeYAMLFast("f", data)
+		if ok && !eligibleByRune(data) {
+			t.Fatalf("the fast path took a file with bytes it leaves to the reference decoder")
+		}
 		if refErr == nil && ok {
 			if a, b := canonical(t, fast), canonical(t, ref); !reflect.DeepEqual(a, b) {
 				diffFirst(t, a, b)
