@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"sync"
 	"testing"
 	"time"
 
@@ -46,6 +47,11 @@ var author = object.Signature{Name: "olmops", Email: "olmops@example.com", When:
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9]+`)
 
+var remoteNames = struct {
+	sync.Mutex
+	n map[string]int
+}{n: map[string]int{}}
+
 // remote is a repository on the test server.
 type remote struct {
 	url, dir string
@@ -59,6 +65,13 @@ func newRemote(t testing.TB, files map[string][]byte) remote {
 		t.Skip("git is not installed: the gitsource tests need the git CLI and git-http-backend")
 	}
 	name := unsafeName.ReplaceAllString(t.Name(), "-")
+	// -count runs a test again against the same server: a fresh name.
+	remoteNames.Lock()
+	remoteNames.n[name]++
+	if k := remoteNames.n[name]; k > 1 {
+		name = fmt.Sprintf("%s-run%d", name, k)
+	}
+	remoteNames.Unlock()
 	rm := remote{url: server.CreateRepo(t, name), dir: server.RepoDir(name)}
 	if files != nil {
 		rm.commit(t, "main", gittest.Change{Files: files, Message: "initial"})
