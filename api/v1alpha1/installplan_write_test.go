@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -35,6 +36,14 @@ func TestAppendPlanMatchesYAML(t *testing.T) {
 		{"an old boolean", withVersion("yes"), false},
 		{"an empty required field", func() *InstallPlan { p := filledPlan(); p.Spec.Catalog.Digest = ""; return p }(), false},
 		{"a line break", func() *InstallPlan { p := filledPlan(); p.Spec.Warnings = []string{"one\ntwo"}; return p }(), false},
+		// yaml.v3 does not fold long plain strings (its width is
+		// unlimited): if a new version did, where it folds would depend on
+		// the column the value starts at, and this case would go red.
+		{"a long warning", func() *InstallPlan {
+			p := filledPlan()
+			p.Spec.Warnings = []string{strings.Repeat("x", 76) + " yy " + strings.Repeat("z", 80)}
+			return p
+		}(), true},
 		{"an empty path", func() *InstallPlan { p := filledPlan(); p.Spec.Path = nil; return p }(), false},
 		{"a trailing colon", func() *InstallPlan { p := filledPlan(); p.Spec.Package = "etcd:"; return p }(), false},
 	}
