@@ -2,6 +2,7 @@ package gitsource
 
 import (
 	"io/fs"
+	"path/filepath"
 	"syscall"
 	"time"
 )
@@ -31,7 +32,8 @@ func writeFile(full string, data []byte, perm fs.FileMode) (fs.FileInfo, error) 
 	if err != nil {
 		return nil, &fs.PathError{Op: "write", Path: full, Err: err}
 	}
-	return &writtenInfo{name: full, size: st.Size, mod: time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)), perm: perm}, nil
+	// What the index records of the file: its size and modification time.
+	return &fileInfo{name: filepath.Base(full), size: st.Size, mode: perm, modTime: time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec))}, nil
 }
 
 func writeAllFD(fd int, data []byte) error {
@@ -59,18 +61,3 @@ func retryEINTR(f func() error) error {
 		}
 	}
 }
-
-// writtenInfo is what writeFile learnt of the file it wrote.
-type writtenInfo struct {
-	name string
-	size int64
-	mod  time.Time
-	perm fs.FileMode
-}
-
-func (i *writtenInfo) Name() string       { return i.name }
-func (i *writtenInfo) Size() int64        { return i.size }
-func (i *writtenInfo) Mode() fs.FileMode  { return i.perm }
-func (i *writtenInfo) ModTime() time.Time { return i.mod }
-func (i *writtenInfo) IsDir() bool        { return false }
-func (i *writtenInfo) Sys() any           { return nil }
