@@ -128,7 +128,7 @@ func (r *Repo) Commit(ctx context.Context, req CommitRequest) (plumbing.Hash, er
 		return fail(err)
 	}
 	if r.trees != nil {
-		r.trees.wrote(h, tree)
+		r.trees.commits[h] = tree
 	}
 	// When the branch is where the request starts, the edit is the whole
 	// difference: the worktree's update reads only the folders it names.

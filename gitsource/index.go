@@ -199,7 +199,7 @@ func (r *Repo) indexStamp() indexStamp {
 func (r *Repo) HoldIndex() (release func() error) {
 	r.mu.Lock()
 	if r.indexHolds == 0 {
-		r.known, r.trees = map[plumbing.Hash]bool{}, &treeMemo{}
+		r.known, r.trees = map[plumbing.Hash]bool{}, &treeMemo{commits: map[plumbing.Hash]plumbing.Hash{}}
 	}
 	r.indexHolds++
 	r.mu.Unlock()

@@ -54,15 +54,14 @@ func (r *Repo) packing() bool {
 }
 
 // writePack stores objs, none of which the repository has, as one pack.
-// The pack is in place (its index first, then the pack, as go-git's
-// PackWriter renames them) before it returns, so a ref may then point at
-// them. Called with r.mu held.
+// The pack is in place (see placePack) before it returns, so a ref may
+// then point at them. Called with r.mu held.
 func (r *Repo) writePack(objs []plumbing.EncodedObject) error {
 	if len(objs) == 0 {
 		return nil
 	}
-	// Built in memory and written at once: go-git's PackWriter indexes
-	// the pack as it arrives, waking its reader on every write.
+	// Built in memory: each entry's CRC is taken from its bytes, and the
+	// pack is written with one system call.
 	var buf bytes.Buffer
 	err := writePackHeader(&buf, uint32(len(objs)))
 	zw := zlibWriters.Get().(*zlib.Writer)
@@ -78,9 +77,12 @@ func (r *Repo) writePack(objs []plumbing.EncodedObject) error {
 	}
 	sum := sha1.Sum(buf.Bytes())
 	buf.Write(sum[:])
-	p := ownPack{name: plumbing.Hash(sum), entries: entries}
+	var p ownPack
 	if err == nil {
-		err = r.savePack(buf.Bytes(), p)
+		p, err = r.placePack(func(w io.Writer) (ownPack, error) {
+			_, err := w.Write(buf.Bytes())
+			return ownPack{name: plumbing.Hash(sum), entries: entries}, err
+		})
 	}
 	if err != nil {
 		return fmt.Errorf("write pack: %w", err)
@@ -89,29 +91,32 @@ func (r *Repo) writePack(objs []plumbing.EncodedObject) error {
 	return r.mergeLevels()
 }
 
-// savePack writes pack and its index, which olmops builds from what it
-// wrote: go-git's pack writer would inflate and hash every object again
-// and write the index four bytes per system call.
-func (r *Repo) savePack(pack []byte, p ownPack) error {
+// placePack writes a pack through write into a temporary file, then its
+// index from the entries write reports, and renames both into place,
+// the index first (as git and go-git do). The index is olmops's own:
+// go-git's pack writer would inflate and hash every object again, and
+// write the index four bytes per system call. go-git is then told to
+// list the packs again.
+func (r *Repo) placePack(write func(io.Writer) (ownPack, error)) (ownPack, error) {
 	st := r.r.Storer.(*filesystem.Storage)
 	fsys := st.Filesystem()
 	tmp, err := fsys.TempFile(path.Join("objects", "pack"), "tmp_pack_")
 	if err != nil {
-		return err
+		return ownPack{}, err
 	}
-	_, err = tmp.Write(pack)
+	p, err := write(tmp)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = saveMerged(fsys, tmp.Name(), p)
+		err = placeIndex(fsys, tmp.Name(), p)
 	}
 	if err != nil {
 		fsys.Remove(tmp.Name())
-		return err
+		return ownPack{}, err
 	}
-	st.Reindex() // go-git reads the pack list again, with this one
-	return nil
+	st.Reindex()
+	return p, nil
 }
 
 // zlibWriters are reused: a new one allocates its whole window.
@@ -192,9 +197,8 @@ func (r *Repo) consolidatePacks() error {
 }
 
 // mergePacks writes the entries of ps, which are the last len(ps) of
-// r.packs, as one pack by copying their bytes, with its index built from
-// what olmops knows of them, then deletes them. The new pack is in place
-// (index first, as git and go-git do) before any old one goes.
+// r.packs, as one pack by copying their bytes, then deletes them. The
+// new pack is in place before any old one goes.
 func (r *Repo) mergePacks(ps []ownPack, level int) error {
 	st := r.r.Storer.(*filesystem.Storage)
 	fsys := st.Filesystem()
@@ -202,19 +206,8 @@ func (r *Repo) mergePacks(ps []ownPack, level int) error {
 	for _, p := range ps {
 		n += len(p.entries)
 	}
-	tmp, err := fsys.TempFile(path.Join("objects", "pack"), "tmp_pack_")
+	merged, err := r.placePack(func(w io.Writer) (ownPack, error) { return writeMerged(st, w, ps, n, level) })
 	if err != nil {
-		return fmt.Errorf("merge packs: %w", err)
-	}
-	merged, err := writeMerged(st, tmp, ps, n, level)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = saveMerged(fsys, tmp.Name(), merged)
-	}
-	if err != nil {
-		fsys.Remove(tmp.Name())
 		return fmt.Errorf("merge packs: %w", err)
 	}
 	old := append([]ownPack(nil), ps...)
@@ -226,7 +219,8 @@ func (r *Repo) mergePacks(ps []ownPack, level int) error {
 		base := path.Join("objects", "pack", "pack-"+p.name.String())
 		errs = append(errs, fsys.Remove(base+".idx"), fsys.Remove(base+".pack"))
 	}
-	st.Reindex() // go-git still lists the deleted packs
+	// placePack's re-listing holds: nothing reads through go-git until
+	// r.mu is released, after the deletions.
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("remove merged packs: %w", err)
 	}
@@ -257,8 +251,9 @@ func writeMerged(st *filesystem.Storage, w io.Writer, ps []ownPack, n, level int
 	return merged, err
 }
 
-// saveMerged writes p's index and renames the pack at tmp into place.
-func saveMerged(fsys billy.Filesystem, tmp string, p ownPack) error {
+// placeIndex writes p's index and renames it, then the pack at tmp, into
+// place.
+func placeIndex(fsys billy.Filesystem, tmp string, p ownPack) error {
 	var iw idxfile.Writer
 	for _, e := range p.entries {
 		iw.Add(e.hash, e.offset, e.crc)

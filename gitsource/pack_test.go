@@ -3,7 +3,6 @@ package gitsource_test
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,11 +18,7 @@ func TestHeldCommitsWritePacks(t *testing.T) {
 	gittest.RequireGit(t)
 	for _, kind := range []string{"bare", "worktree"} {
 		t.Run(kind, func(t *testing.T) {
-			dir := t.TempDir()
-			gittest.Git(t, dir, "init", "--quiet", "--initial-branch=main")
-			os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("keep\n"), 0o644)
-			gittest.Git(t, dir, "add", "--all")
-			gittest.Git(t, dir, "commit", "--quiet", "-m", "init")
+			dir := gittest.Worktree(t, gittest.Change{Files: map[string][]byte{"keep.txt": []byte("keep\n")}, Message: "init"})
 			path := dir
 			if kind == "bare" {
 				path = t.TempDir()

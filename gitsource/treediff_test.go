@@ -148,22 +148,8 @@ func TestCommitRefusesFileFolderSwapInWorktree(t *testing.T) {
 		"file to folder": {"g": nil, "g/y": []byte("y\n")},
 	} {
 		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			gittest.Git(t, dir, "init", "--quiet", "--initial-branch=main")
-			os.MkdirAll(filepath.Join(dir, "f"), 0o755)
-			os.WriteFile(filepath.Join(dir, "f/x"), []byte("x\n"), 0o644)
-			os.WriteFile(filepath.Join(dir, "g"), []byte("g\n"), 0o644)
-			gittest.Git(t, dir, "add", "--all")
-			gittest.Git(t, dir, "commit", "--quiet", "-m", "init")
-			r, err := Open(t.Context(), Options{Path: dir})
-			if err != nil {
-				t.Fatal(err)
-			}
-			head, err := r.Resolve(t.Context(), "main")
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = r.Commit(t.Context(), CommitRequest{Parent: head, Branch: "main", Message: "swap", Author: object.Signature{Name: "t", Email: "t@t"}, Files: files})
+			dir, r, head := openWorktree(t, gittest.Change{Files: map[string][]byte{"f/x": []byte("x\n"), "g": []byte("g\n")}, Message: "init"})
+			_, err := r.Commit(t.Context(), CommitRequest{Parent: head, Branch: "main", Message: "swap", Author: object.Signature{Name: "t", Email: "t@t"}, Files: files})
 			if !errors.Is(err, ErrDirtyWorktree) {
 				t.Fatalf("err = %v, want ErrDirtyWorktree", err)
 			}

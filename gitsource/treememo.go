@@ -76,11 +76,3 @@ func (r *Repo) commitTree(h plumbing.Hash) (plumbing.Hash, error) {
 	}
 	return c.TreeHash, nil
 }
-
-// wrote records the commit h of tree t.
-func (m *treeMemo) wrote(h, t plumbing.Hash) {
-	if m.commits == nil {
-		m.commits = map[plumbing.Hash]plumbing.Hash{}
-	}
-	m.commits[h] = t
-}

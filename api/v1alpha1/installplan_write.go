@@ -34,16 +34,19 @@ func appendPlan(b []byte, p *InstallPlan) ([]byte, bool) {
 	w.str(2, "successorPolicy", string(s.SuccessorPolicy))
 	if s.From != nil {
 		w.key(2, "from")
-		w.bundle(4, 4, *s.From)
+		w.str(4, "name", s.From.Name)
+		w.bundle(4, *s.From)
 	}
 	w.key(2, "to")
-	w.bundle(4, 4, s.To)
+	w.str(4, "name", s.To.Name)
+	w.bundle(4, s.To)
 	if len(s.Path) == 0 {
 		return b, false // yaml.v3 writes "path: []"
 	}
 	w.key(2, "path")
 	for _, h := range s.Path {
-		w.bundle(4, 6, h.PlanBundle)
+		w.item(4, "name", h.Name)
+		w.bundle(6, h.PlanBundle)
 		w.omit(6, "channel", h.Channel)
 		w.str(6, "edge", h.Edge)
 		w.omit(6, "skipRange", h.SkipRange)
@@ -126,14 +129,9 @@ func (w *planWriter) list(indent int, k string, vs []string) {
 	}
 }
 
-// bundle writes b's fields; in a sequence (first < indent) the first
-// field starts the item.
-func (w *planWriter) bundle(first, indent int, b PlanBundle) {
-	if first < indent {
-		w.item(first, "name", b.Name)
-	} else {
-		w.str(indent, "name", b.Name)
-	}
+// bundle writes b's fields after its name, which the caller wrote: as a
+// field, or as the first of a sequence item.
+func (w *planWriter) bundle(indent int, b PlanBundle) {
 	w.omit(indent, "version", b.Version)
 	w.omit(indent, "image", b.Image)
 }
