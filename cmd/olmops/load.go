@@ -61,8 +61,9 @@ func loadCatalog(ctx context.Context, dir string) (*catalog.Catalog, error) {
 
 // hugeHeapFrom is the size of catalog from which a load gains from huge
 // pages more than the collection asking for them costs. Measured with
-// `perf stat` on parts of ocp-v4.20: 3 MB of files even, 4.4 MB 0.80× the
-// CPU, 37 MB 0.74×; a catalog of a few files (examples/) +12 ms.
+// `perf stat` (docs/performance.md): validate of 3.1 MB of files takes
+// 0.92× the CPU, 4.4 MB 0.83×, ocp-v4.20 0.75×; examples/ (20 KB) would
+// take ~10 ms more.
 const hugeHeapFrom = 2 << 20
 
 // catalogBytes adds up the sizes of the regular files under dir until it

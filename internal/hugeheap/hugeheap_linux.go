@@ -27,7 +27,6 @@ func reserve(n int) {
 	if end > beg && syscall.Madvise(b[beg-p:end-p], syscall.MADV_HUGEPAGE) == nil {
 		advised.beg, advised.end = beg, end
 	}
-	runtime.KeepAlive(b)
-	b = nil
+	runtime.KeepAlive(b) // the last use: the collection below finds the piece dead
 	runtime.GC()
 }
