@@ -150,8 +150,7 @@ func writesPlain(s string) bool {
 	if ok {
 		return v
 	}
-	out, err := yaml.Marshal(map[string]string{"k": s})
-	v = err == nil && string(out) == "k: "+s+"\n"
+	v = yamlPlain(s)
 	plainMemo.Lock()
 	if len(plainMemo.m) >= plainMemoSize {
 		clear(plainMemo.m)
@@ -159,6 +158,12 @@ func writesPlain(s string) bool {
 	plainMemo.m[s] = v
 	plainMemo.Unlock()
 	return v
+}
+
+// yamlPlain asks yaml.v3 whether it writes s plain, as it is.
+func yamlPlain(s string) bool {
+	out, err := yaml.Marshal(map[string]string{"k": s})
+	return err == nil && string(out) == "k: "+s+"\n"
 }
 
 // plainMemo keeps yaml.v3's answers for the strings simplePlain cannot

@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	yaml "go.yaml.in/yaml/v3"
 )
 
 // Marshal must give yaml.v3's bytes, whichever way it takes.
@@ -112,11 +110,6 @@ func TestSimplePlain(t *testing.T) {
 			t.Errorf("simplePlain(%q) but yaml.v3 quotes it", s)
 		}
 	}
-}
-
-func yamlPlain(s string) bool {
-	out, err := yaml.Marshal(map[string]string{"k": s})
-	return err == nil && string(out) == "k: "+s+"\n"
 }
 
 func FuzzAppendPlan(f *testing.F) {

@@ -18,16 +18,16 @@ func TestReserve(t *testing.T) {
 	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil {
 		t.Skip("this kernel has no transparent huge pages:", err)
 	}
-	Reserve(8 << 20)
-	if advised.beg == 0 {
-		t.Fatal("Reserve advised nothing")
+	beg, end := reserve(8 << 20)
+	if beg == 0 {
+		t.Fatal("reserve advised nothing")
 	}
-	flags, err := vmFlags(advised.beg)
+	flags, err := vmFlags(beg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Contains(flags, "hg") {
-		t.Fatalf("the mapping at %#x has flags %v, no hg (MADV_HUGEPAGE)", advised.beg, flags)
+		t.Fatalf("the mapping at %#x has flags %v, no hg (MADV_HUGEPAGE)", beg, flags)
 	}
 	// Allocate up to the reservation's size in pieces small enough for the
 	// allocator's ordinary spans, keeping them live.
@@ -35,12 +35,12 @@ func TestReserve(t *testing.T) {
 	for range (8 << 20) / (32 << 10) {
 		b := make([]byte, 32<<10)
 		kept = append(kept, b)
-		if p := uintptr(unsafe.Pointer(&b[0])); p >= advised.beg && p < advised.end {
+		if p := uintptr(unsafe.Pointer(&b[0])); p >= beg && p < end {
 			return
 		}
 	}
 	runtime.KeepAlive(kept)
-	t.Fatalf("no allocation landed in the advised %#x-%#x", advised.beg, advised.end)
+	t.Fatalf("no allocation landed in the advised %#x-%#x", beg, end)
 }
 
 // vmFlags returns the VmFlags of the mapping holding addr.
