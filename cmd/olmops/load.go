@@ -63,7 +63,7 @@ func loadCatalog(ctx context.Context, dir string) (*catalog.Catalog, error) {
 // pages more than the collection asking for them costs. Measured with
 // `perf stat` (docs/performance.md): validate of 3.1 MB of files takes
 // 0.92× the CPU, 4.4 MB 0.83×, ocp-v4.20 0.75×; examples/ (20 KB) would
-// take ~10 ms more.
+// take 13–17 ms more.
 const hugeHeapFrom = 2 << 20
 
 // catalogBytes adds up the sizes of the regular files under dir until it
